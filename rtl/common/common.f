@@ -1,0 +1,3 @@
+common_ram_sdp.sv
+common_skid_buffer.sv
+common_fifo_sync.sv

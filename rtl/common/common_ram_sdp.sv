@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// Simple dual-port RAM template: one write port, one registered read port.
+//
+// The read is registered (one cycle of latency) so that every style maps onto
+// block RAM, UltraRAM or LUT RAM plus an output register without extra logic.
+// A read and a write to the same address in the same cycle return the OLD
+// data (read-first), which is what BRAM in READ_FIRST mode and URAM give.
+`default_nettype none
+
+`include "common_macros.svh"
+
+module common_ram_sdp #(
+  // Bits per word, >= 1.
+  parameter int          Width    = 32,
+  // Number of words, >= 2.
+  parameter int          Depth    = 512,
+  // Implementation hint for Vivado: "block", "ultra", "distributed" or "auto".
+  parameter              RamStyle = "block",
+  // Address width; derived, do not override.
+  parameter int          AddrW    = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  wire logic             clk_i,
+
+  // Write port
+  input  wire logic             we_i,
+  input  wire logic [AddrW-1:0] waddr_i,
+  input  wire logic [Width-1:0] wdata_i,
+
+  // Read port: rdata_o is valid the cycle after re_i.
+  input  wire logic             re_i,
+  input  wire logic [AddrW-1:0] raddr_i,
+  output logic      [Width-1:0] rdata_o
+);
+
+  // Elaboration-time checks: an illegal configuration must not build.
+  `COMMON_PARAM_CHECK(g_bad_width, Width >= 1, "common_ram_sdp: Width must be >= 1")
+  `COMMON_PARAM_CHECK(g_bad_depth, Depth >= 2, "common_ram_sdp: Depth must be >= 2")
+  `COMMON_PARAM_CHECK(g_bad_style,
+      RamStyle == "block" || RamStyle == "ultra" || RamStyle == "distributed" ||
+      RamStyle == "auto",
+      "common_ram_sdp: RamStyle must be block, ultra, distributed or auto")
+
+  // Vivado reads ram_style only as a literal attribute, so each style gets
+  // its own generate branch holding an otherwise identical array.
+  if (RamStyle == "ultra") begin : g_ultra
+    (* ram_style = "ultra" *) logic [Width-1:0] mem_q [Depth];
+    always_ff @(posedge clk_i) begin
+      if (we_i) mem_q[waddr_i] <= wdata_i;
+      if (re_i) rdata_o <= mem_q[raddr_i];
+    end
+  end else if (RamStyle == "distributed") begin : g_dist
+    (* ram_style = "distributed" *) logic [Width-1:0] mem_q [Depth];
+    always_ff @(posedge clk_i) begin
+      if (we_i) mem_q[waddr_i] <= wdata_i;
+      if (re_i) rdata_o <= mem_q[raddr_i];
+    end
+  end else if (RamStyle == "block") begin : g_block
+    (* ram_style = "block" *) logic [Width-1:0] mem_q [Depth];
+    always_ff @(posedge clk_i) begin
+      if (we_i) mem_q[waddr_i] <= wdata_i;
+      if (re_i) rdata_o <= mem_q[raddr_i];
+    end
+  end else begin : g_auto
+    logic [Width-1:0] mem_q [Depth];
+    always_ff @(posedge clk_i) begin
+      if (we_i) mem_q[waddr_i] <= wdata_i;
+      if (re_i) rdata_o <= mem_q[raddr_i];
+    end
+  end
+
+endmodule
+
+`default_nettype wire

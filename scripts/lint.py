@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`make lint`: verilator -Wall on every RTL top of every test config, then ruff."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from scripts import registry
+from scripts.registry import ROOT
+
+os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def lint_targets() -> dict[str, registry.SimTest]:
+    """One lint run per distinct top + parameter set the tests build."""
+    return {t.config_key(): t for t in registry.TESTS.values()}
+
+
+def verilator_lint(test: registry.SimTest) -> tuple[bool, str]:
+    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", test.top,
+           *[f"-I{d}" for d in test.include_dirs()],
+           *[f"-G{k}={v}" for k, v in test.parameters.items()],
+           str(ROOT / "rtl" / "lint.vlt"), *map(str, test.sources())]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    out = "\n".join(ln for ln in proc.stderr.splitlines() if ln.startswith("%"))
+    return proc.returncode == 0 and "%Warning" not in proc.stderr, out
+
+
+def main() -> int:
+    bad = 0
+    for key, test in sorted(lint_targets().items()):
+        ok, out = verilator_lint(test)
+        print(f"verilator -Wall {key}: {'clean' if ok else 'WARNINGS'}")
+        if not ok:
+            print(out)
+            bad += 1
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT)
+    bad += proc.returncode != 0
+    print("lint: clean" if bad == 0 else f"lint: {bad} target(s) failed")
+    return 0 if bad == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

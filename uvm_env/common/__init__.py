@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Pieces every bench reuses: base test, stream agents, scoreboard base, coverage."""
