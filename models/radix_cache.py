@@ -317,6 +317,19 @@ class RadixCache:
             values[-1] = values[-1][:split]
         return pos, (np.concatenate(values) if values else _EMPTY.copy())
 
+    def locate(self, tokens: object, namespace: int = 0) -> Node | None:
+        """The node whose root path spells exactly the page-aligned key, or None (pure).
+
+        Right after insert(tokens) this is the node the insert ended on, which the
+        hardware returns as the insert's handle."""
+        q = _as_array(tokens, "tokens", np.uint32, TOKEN_LIMIT)
+        ns = _check_int(namespace, "namespace", TOKEN_LIMIT)
+        n = len(q) - len(q) % self.page_size
+        if n == 0:
+            return self.root
+        visited, pos, split = self._walk(q.tobytes(), n, ns)
+        return visited[-1] if visited and pos == n and not split else None
+
     def leaf_order(self) -> list[int]:
         """Ids of the current eviction candidates in the order evict() pops them (before any
         cascade adds parents)."""

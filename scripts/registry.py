@@ -57,6 +57,9 @@ def _freeze(**kw: str) -> Mapping[str, str]:
 
 
 _COMMON = ("rtl/common/common.f",)
+_RADIX = ("rtl/radix/radix.f",)
+# Small enough to exercise capacity refusals and eviction within a CI-sized run.
+_RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512}
 
 TESTS: dict[str, SimTest] = {
     t.name: t
@@ -96,6 +99,18 @@ TESTS: dict[str, SimTest] = {
             parameters={"Width": 16, "Depth": 16},
             env=_freeze(N_ITEMS="3000"),
             ci_env=_freeze(N_ITEMS="1500"),
+        ),
+        SimTest(
+            name="radix_lookup",
+            block="radix",
+            top="radix_top",
+            module="tests.radix.radix_lookup",
+            testcase="RadixLookupTest",
+            description="Tree built from a workload trace; every lookup, insert, lock, evict checked",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            env=_freeze(N_REQUESTS="40", WORKLOAD="ecommerce_qa"),
+            ci_env=_freeze(N_REQUESTS="16"),
         ),
     )
 }

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+// AXI4-Lite register block of the radix controller: control, status, sizes, counters.
+//
+// One outstanding read and one outstanding write. A write is taken when its
+// address and data are both present, so AWREADY/WREADY follow the valids; the
+// responses (BVALID, RVALID) come from flops and hold until accepted.
+// The register map is radix_pkg::CSR_* and docs/radix-protocol.md.
+`default_nettype none
+
+`include "common_macros.svh"
+
+module radix_csr
+  import radix_pkg::*;
+#(
+  // Byte-address width of the register window, >= 7 (25 words).
+  parameter int AddrW    = 8,
+  // Capacities reported to software.
+  parameter int NodeCap  = 256,
+  parameter int TokenCap = 4096,
+  parameter int MaxLen   = 1024,
+  parameter int PageSize = 1,
+  parameter int NumNs    = 16
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+
+  // AXI4-Lite slave
+  input  wire logic [AddrW-1:0] s_axil_awaddr_i,
+  input  wire logic             s_axil_awvalid_i,
+  output logic                  s_axil_awready_o,
+  input  wire logic [31:0]      s_axil_wdata_i,
+  input  wire logic [3:0]       s_axil_wstrb_i,
+  input  wire logic             s_axil_wvalid_i,
+  output logic                  s_axil_wready_o,
+  output logic [1:0]            s_axil_bresp_o,
+  output logic                  s_axil_bvalid_o,
+  input  wire logic             s_axil_bready_i,
+  input  wire logic [AddrW-1:0] s_axil_araddr_i,
+  input  wire logic             s_axil_arvalid_i,
+  output logic                  s_axil_arready_o,
+  output logic [31:0]           s_axil_rdata_o,
+  output logic [1:0]            s_axil_rresp_o,
+  output logic                  s_axil_rvalid_o,
+  input  wire logic             s_axil_rready_i,
+
+  // From the core
+  input  wire logic             busy_i,
+  input  wire logic             init_done_i,
+  input  wire logic             error_i,
+  input  wire logic [7:0]       last_error_i,
+  input  wire logic [31:0]      evictable_i,
+  input  wire logic [31:0]      protected_i,
+  input  wire logic [31:0]      free_nodes_i,
+  input  wire logic [31:0]      free_slots_i,
+  input  wire logic [31:0]      lookups_i,
+  input  wire logic [31:0]      queried_i,
+  input  wire logic [31:0]      hit_i,
+  input  wire logic [31:0]      inserts_i,
+  input  wire logic [31:0]      inserted_i,
+  input  wire logic [31:0]      splits_i,
+  input  wire logic [31:0]      evicted_nodes_i,
+  input  wire logic [31:0]      evicted_tokens_i,
+  input  wire logic [31:0]      errors_i,
+  input  wire logic [31:0]      busy_cycles_i,
+
+  // Level interrupt: an error was seen and the interrupt is enabled.
+  output logic                  irq_o
+);
+
+  `COMMON_PARAM_CHECK(g_bad_addr, (1 << AddrW) >= 4 * CSR_WORDS, "radix_csr: AddrW too small")
+
+  localparam logic [1:0] RESP_OKAY   = 2'b00;
+  localparam logic [1:0] RESP_SLVERR = 2'b10;
+
+  logic irq_en_q, irq_pend_q;
+
+  // ---------------------------------------------------------------- writes
+  logic             wr_take;
+  logic [AddrW-3:0] wr_word;
+  assign wr_take          = s_axil_awvalid_i && s_axil_wvalid_i && !s_axil_bvalid_o;
+  assign s_axil_awready_o = wr_take;
+  assign s_axil_wready_o  = wr_take;
+  assign wr_word          = s_axil_awaddr_i[AddrW-1:2];
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s_axil_bvalid_o <= 1'b0;
+      s_axil_bresp_o  <= RESP_OKAY;
+      irq_en_q        <= 1'b0;
+      irq_pend_q      <= 1'b0;
+    end else begin
+      if (s_axil_bvalid_o && s_axil_bready_i) s_axil_bvalid_o <= 1'b0;
+      // A new error sets the pending bit even in the cycle software clears it.
+      if (wr_take && 32'(wr_word) == 32'(CSR_IRQ_STATUS) && s_axil_wstrb_i[0] &&
+          s_axil_wdata_i[0]) begin
+        irq_pend_q <= error_i;
+      end else if (error_i) begin
+        irq_pend_q <= 1'b1;
+      end
+      if (wr_take) begin
+        s_axil_bvalid_o <= 1'b1;
+        s_axil_bresp_o  <= RESP_OKAY;
+        if (32'(wr_word) == 32'(CSR_CTRL)) begin
+          if (s_axil_wstrb_i[0]) irq_en_q <= s_axil_wdata_i[0];
+        end else if (32'(wr_word) != 32'(CSR_IRQ_STATUS)) begin
+          s_axil_bresp_o <= RESP_SLVERR;   // read-only or unmapped
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- reads
+  logic [31:0] rd_value;
+  logic        rd_mapped;
+  logic [AddrW-3:0] rd_word;
+  assign rd_word = s_axil_araddr_i[AddrW-1:2];
+
+  always_comb begin
+    rd_mapped = 1'b1;
+    unique case (32'(rd_word))
+      CSR_ID:             rd_value = RADIX_ID;
+      CSR_CTRL:           rd_value = {31'h0, irq_en_q};
+      CSR_STATUS:         rd_value = {30'h0, init_done_i, busy_i};
+      CSR_IRQ_STATUS:     rd_value = {31'h0, irq_pend_q};
+      CSR_NODE_CAP:       rd_value = 32'(NodeCap);
+      CSR_TOKEN_CAP:      rd_value = 32'(TokenCap);
+      CSR_MAX_LEN:        rd_value = 32'(MaxLen);
+      CSR_PAGE_SIZE:      rd_value = 32'(PageSize);
+      CSR_EVICTABLE:      rd_value = evictable_i;
+      CSR_PROTECTED:      rd_value = protected_i;
+      CSR_TOTAL:          rd_value = evictable_i + protected_i;
+      CSR_FREE_NODES:     rd_value = free_nodes_i;
+      CSR_FREE_SLOTS:     rd_value = free_slots_i;
+      CSR_LOOKUPS:        rd_value = lookups_i;
+      CSR_QUERIED:        rd_value = queried_i;
+      CSR_HIT:            rd_value = hit_i;
+      CSR_INSERTS:        rd_value = inserts_i;
+      CSR_INSERTED:       rd_value = inserted_i;
+      CSR_SPLITS:         rd_value = splits_i;
+      CSR_EVICTED_NODES:  rd_value = evicted_nodes_i;
+      CSR_EVICTED_TOKENS: rd_value = evicted_tokens_i;
+      CSR_ERRORS:         rd_value = errors_i;
+      CSR_BUSY_CYCLES:    rd_value = busy_cycles_i;
+      CSR_LAST_ERROR:     rd_value = {24'h0, last_error_i};
+      CSR_NUM_NS:         rd_value = 32'(NumNs);
+      default: begin
+        rd_value  = 32'h0;
+        rd_mapped = 1'b0;
+      end
+    endcase
+  end
+
+  assign s_axil_arready_o = !s_axil_rvalid_o;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      s_axil_rvalid_o <= 1'b0;
+    end else if (s_axil_arvalid_i && s_axil_arready_o) begin
+      s_axil_rvalid_o <= 1'b1;
+    end else if (s_axil_rready_i) begin
+      s_axil_rvalid_o <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (s_axil_arvalid_i && s_axil_arready_o) begin
+      s_axil_rdata_o <= rd_value;
+      s_axil_rresp_o <= rd_mapped ? RESP_OKAY : RESP_SLVERR;
+    end
+  end
+
+  assign irq_o = irq_en_q && irq_pend_q;
+
+  logic unused;
+  assign unused = ^{s_axil_awaddr_i[1:0], s_axil_araddr_i[1:0], s_axil_wdata_i[31:1],
+                    s_axil_wstrb_i[3:1]};
+
+endmodule
+
+`default_nettype wire

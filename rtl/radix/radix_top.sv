@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// Radix KV-cache controller: core plus AXI4-Lite CSRs, flat ports for cocotb and Vitis.
+//
+// Bus ports keep their standard AXI names (s_axis_cmd_*, m_axis_rsp_*, s_axil_*)
+// rather than _i/_o suffixes, so VIPs and Vivado's interface inference bind by
+// prefix; the modules inside follow the _i/_o convention.
+`default_nettype none
+
+module radix_top #(
+  // See radix_core for the legal range of each parameter.
+  parameter int NodeCap  = 256,
+  parameter int TokenCap = 4096,
+  parameter int MaxLen   = 1024,
+  parameter int PageSize = 1,
+  parameter int NumNs    = 16,
+  parameter int DataW    = 64,
+  parameter int AddrW    = 8
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+
+  // Command stream
+  input  wire logic             s_axis_cmd_tvalid,
+  output logic                  s_axis_cmd_tready,
+  input  wire logic [DataW-1:0] s_axis_cmd_tdata,
+  input  wire logic             s_axis_cmd_tlast,
+
+  // Response stream
+  output logic                  m_axis_rsp_tvalid,
+  input  wire logic             m_axis_rsp_tready,
+  output logic      [DataW-1:0] m_axis_rsp_tdata,
+  output logic                  m_axis_rsp_tlast,
+
+  // AXI4-Lite CSRs
+  input  wire logic [AddrW-1:0] s_axil_awaddr,
+  input  wire logic             s_axil_awvalid,
+  output logic                  s_axil_awready,
+  input  wire logic [31:0]      s_axil_wdata,
+  input  wire logic [3:0]       s_axil_wstrb,
+  input  wire logic             s_axil_wvalid,
+  output logic                  s_axil_wready,
+  output logic [1:0]            s_axil_bresp,
+  output logic                  s_axil_bvalid,
+  input  wire logic             s_axil_bready,
+  input  wire logic [AddrW-1:0] s_axil_araddr,
+  input  wire logic             s_axil_arvalid,
+  output logic                  s_axil_arready,
+  output logic [31:0]           s_axil_rdata,
+  output logic [1:0]            s_axil_rresp,
+  output logic                  s_axil_rvalid,
+  input  wire logic             s_axil_rready,
+
+  output logic                  irq
+);
+
+  logic        busy, init_done, error;
+  logic [7:0]  last_error;
+  logic [31:0] evictable, protected_sz, free_nodes, free_slots, lookups, queried, hit;
+  logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
+
+  radix_core #(
+    .NodeCap  (NodeCap),
+    .TokenCap (TokenCap),
+    .MaxLen   (MaxLen),
+    .PageSize (PageSize),
+    .NumNs    (NumNs),
+    .DataW    (DataW)
+  ) u_core (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .cmd_tvalid_i     (s_axis_cmd_tvalid),
+    .cmd_tready_o     (s_axis_cmd_tready),
+    .cmd_tdata_i      (s_axis_cmd_tdata),
+    .cmd_tlast_i      (s_axis_cmd_tlast),
+    .rsp_tvalid_o     (m_axis_rsp_tvalid),
+    .rsp_tready_i     (m_axis_rsp_tready),
+    .rsp_tdata_o      (m_axis_rsp_tdata),
+    .rsp_tlast_o      (m_axis_rsp_tlast),
+    .busy_o           (busy),
+    .init_done_o      (init_done),
+    .error_o          (error),
+    .last_error_o     (last_error),
+    .evictable_o      (evictable),
+    .protected_o      (protected_sz),
+    .free_nodes_o     (free_nodes),
+    .free_slots_o     (free_slots),
+    .lookups_o        (lookups),
+    .queried_o        (queried),
+    .hit_o            (hit),
+    .inserts_o        (inserts),
+    .inserted_o       (inserted),
+    .splits_o         (splits),
+    .evicted_nodes_o  (evicted_nodes),
+    .evicted_tokens_o (evicted_tokens),
+    .errors_o         (errors),
+    .busy_cycles_o    (busy_cycles)
+  );
+
+  radix_csr #(
+    .AddrW    (AddrW),
+    .NodeCap  (NodeCap),
+    .TokenCap (TokenCap),
+    .MaxLen   (MaxLen),
+    .PageSize (PageSize),
+    .NumNs    (NumNs)
+  ) u_csr (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .s_axil_awaddr_i  (s_axil_awaddr),
+    .s_axil_awvalid_i (s_axil_awvalid),
+    .s_axil_awready_o (s_axil_awready),
+    .s_axil_wdata_i   (s_axil_wdata),
+    .s_axil_wstrb_i   (s_axil_wstrb),
+    .s_axil_wvalid_i  (s_axil_wvalid),
+    .s_axil_wready_o  (s_axil_wready),
+    .s_axil_bresp_o   (s_axil_bresp),
+    .s_axil_bvalid_o  (s_axil_bvalid),
+    .s_axil_bready_i  (s_axil_bready),
+    .s_axil_araddr_i  (s_axil_araddr),
+    .s_axil_arvalid_i (s_axil_arvalid),
+    .s_axil_arready_o (s_axil_arready),
+    .s_axil_rdata_o   (s_axil_rdata),
+    .s_axil_rresp_o   (s_axil_rresp),
+    .s_axil_rvalid_o  (s_axil_rvalid),
+    .s_axil_rready_i  (s_axil_rready),
+    .busy_i           (busy),
+    .init_done_i      (init_done),
+    .error_i          (error),
+    .last_error_i     (last_error),
+    .evictable_i      (evictable),
+    .protected_i      (protected_sz),
+    .free_nodes_i     (free_nodes),
+    .free_slots_i     (free_slots),
+    .lookups_i        (lookups),
+    .queried_i        (queried),
+    .hit_i            (hit),
+    .inserts_i        (inserts),
+    .inserted_i       (inserted),
+    .splits_i         (splits),
+    .evicted_nodes_i  (evicted_nodes),
+    .evicted_tokens_i (evicted_tokens),
+    .errors_i         (errors),
+    .busy_cycles_i    (busy_cycles),
+    .irq_o            (irq)
+  );
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixBaseTest: runs the test's sequence, then checks every CSR against the model."""
+
+from __future__ import annotations
+
+from pyuvm import uvm_sequence
+
+from uvm_env.common.base_test import BaseTest
+from uvm_env.common.config import BenchConfig, env_int
+from uvm_env.radix.radix_env import RadixEnv
+
+
+class RadixBaseTest(BaseTest):
+    coverage_prefix = "radix"
+
+    def make_env(self) -> RadixEnv:
+        env = RadixEnv("env", self)
+        env.dut, env.clock, env.reset = self.dut, self.clock, self.reset
+        return env
+
+    def make_config(self) -> BenchConfig:
+        cfg = super().make_config()
+        # Commands run hundreds of cycles each (init alone is TokenCap cycles).
+        cfg.timeout_us = 5_000 + 500 * env_int("N_REQUESTS", 24) + 20 * env_int("N_OPS", 0)
+        return cfg
+
+    def make_sequence(self) -> uvm_sequence:
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        await self.make_sequence().start(self.env.seqr)
+        await self.check_csrs()
+
+    async def check_csrs(self) -> None:
+        """The DUT's sizes and counters must equal the model's at the end."""
+        pred = self.env.scoreboard.pred
+        m, st = pred.model, pred.model.stats
+        expected = {
+            "EVICTABLE": m.evictable_size(), "PROTECTED": m.protected_size(),
+            "TOTAL": m.total_size(), "FREE_NODES": pred.free_nodes(),
+            "FREE_SLOTS": pred.free_slots(), "LOOKUPS": st.lookups,
+            "QUERIED": st.queried_tokens, "HIT": st.hit_tokens, "INSERTS": st.inserts,
+            "INSERTED": st.inserted_tokens, "SPLITS": st.splits,
+            "EVICTED_NODES": st.evicted_nodes, "EVICTED_TOKENS": st.evicted_tokens,
+            "ERRORS": pred.errors,
+        }
+        actual = {name: await self.env.read_csr(name) for name in expected}
+        self.env.scoreboard.compare("CSR sizes and counters", expected, actual)
+        busy = await self.env.read_csr("BUSY_CYCLES")
+        self.logger.info(f"CSRs: {actual}; busy cycles {busy}")

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixCoverage: operation x outcome, split position, eviction cascade, lock depth."""
+
+from __future__ import annotations
+
+from cocotb_coverage.coverage import CoverCross, CoverPoint
+
+from uvm_env.radix.protocol import OP_NAMES, ST_NAMES
+from uvm_env.radix.radix_item import RadixCmd
+
+
+def _bucket(n: int, edges: tuple[int, ...]) -> str:
+    for e in edges:
+        if n <= e:
+            return f"<={e}"
+    return f">{edges[-1]}"
+
+
+class RadixCoverage:
+    """Cover points are named `<prefix>.*`; BaseTest reports their holes."""
+
+    def __init__(self, prefix: str) -> None:
+        p = prefix
+        ops = list(OP_NAMES.values())
+        outcomes = ["OK", "error"]
+
+        @CoverPoint(f"{p}.op", xf=lambda c, e: OP_NAMES.get(c.op, "bad"), bins=ops + ["bad"])
+        @CoverPoint(f"{p}.outcome", xf=lambda c, e: "OK" if e.rsp.status == 0 else "error",
+                    bins=outcomes)
+        @CoverCross(f"{p}.op_x_outcome", items=[f"{p}.op", f"{p}.outcome"],
+                    ign_bins=[("SIZES", "error"), ("RESET", "error"), ("bad", "OK")])
+        @CoverPoint(f"{p}.error", xf=lambda c, e: ST_NAMES[e.rsp.status],
+                    bins=[s for s in ST_NAMES.values() if s not in ("OK", "OVERFLOW")])
+        def sample(cmd: RadixCmd, exp: object) -> None:
+            pass
+
+        @CoverPoint(f"{p}.split_at", xf=lambda off: _bucket(off, (1, 4, 16, 64)),
+                    bins=["<=1", "<=4", "<=16", "<=64", ">64"])
+        def sample_split(off: int) -> None:
+            pass
+
+        @CoverPoint(f"{p}.evict_cascade", xf=lambda n: _bucket(n, (0, 1, 3)),
+                    bins=["<=0", "<=1", "<=3", ">3"])
+        def sample_evict(n: int) -> None:
+            pass
+
+        @CoverPoint(f"{p}.lock_depth", xf=lambda d: _bucket(d, (0, 1, 3)),
+                    bins=["<=0", "<=1", "<=3", ">3"])
+        def sample_lock(d: int) -> None:
+            pass
+
+        self._sample, self._split, self._evict, self._lock = (
+            sample, sample_split, sample_evict, sample_lock)
+
+    def sample(self, cmd: RadixCmd, exp: object) -> None:
+        from uvm_env.radix.protocol import OP_EVICT, OP_LOCK, OP_UNLOCK
+        self._sample(cmd, exp)
+        if exp.rsp.status != 0:
+            return
+        if exp.split_at is not None:
+            self._split(exp.split_at)
+        if cmd.op == OP_EVICT:
+            self._evict(exp.evicted_nodes)
+        if cmd.op in (OP_LOCK, OP_UNLOCK):
+            self._lock(exp.lock_depth)

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixEnv: command/response agents, CSR master and scoreboard around radix_top."""
+
+from __future__ import annotations
+
+import logging
+
+from cocotbext.axi import (
+    AxiLiteBus,
+    AxiLiteMaster,
+    AxiStreamBus,
+    AxiStreamSink,
+    AxiStreamSource,
+)
+from pyuvm import ConfigDB, uvm_env, uvm_sequencer
+
+from uvm_env.common.axis_bus import lane_bits
+from uvm_env.common.pause import random_pause
+from uvm_env.radix.protocol import CSR
+from uvm_env.radix.radix_driver import RadixDriver
+from uvm_env.radix.radix_predictor import RadixParams
+from uvm_env.radix.radix_scoreboard import RadixScoreboard
+
+
+class RadixEnv(uvm_env):
+    dut: object
+    clock: object
+    reset: object
+
+    def build_phase(self) -> None:
+        cfg = ConfigDB().get(self, "", "cfg")
+        dut = self.dut
+        self.params = RadixParams(
+            node_cap=int(dut.NodeCap.value), token_cap=int(dut.TokenCap.value),
+            max_len=int(dut.MaxLen.value), page_size=int(dut.PageSize.value),
+            num_ns=int(dut.NumNs.value))
+        cmd_bus = AxiStreamBus.from_prefix(dut, "s_axis_cmd")
+        rsp_bus = AxiStreamBus.from_prefix(dut, "m_axis_rsp")
+        source = AxiStreamSource(cmd_bus, self.clock, self.reset, reset_active_level=False,
+                                 byte_size=lane_bits(cmd_bus))
+        sink = AxiStreamSink(rsp_bus, self.clock, self.reset, reset_active_level=False,
+                             byte_size=lane_bits(rsp_bus))
+        for model in (source, sink):
+            model.log.setLevel(logging.WARNING)
+        if cfg.p_idle:
+            source.set_pause_generator(random_pause(cfg.child_rng("idle"), cfg.p_idle))
+        if cfg.p_stall:
+            sink.set_pause_generator(random_pause(cfg.child_rng("stall"), cfg.p_stall))
+        self.csr = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), self.clock, self.reset,
+                                 reset_active_level=False)
+        self.csr.write_if.log.setLevel(logging.WARNING)
+        self.csr.read_if.log.setLevel(logging.WARNING)
+
+        self.seqr = uvm_sequencer("seqr", self)
+        self.driver = RadixDriver("driver", self)
+        self.driver.source, self.driver.sink = source, sink
+        self.scoreboard = RadixScoreboard("scoreboard", self)
+        self.scoreboard.params = self.params
+
+    def connect_phase(self) -> None:
+        self.driver.seq_item_port.connect(self.seqr.seq_item_export)
+        self.driver.ap.connect(self.scoreboard.analysis_export)
+
+    async def read_csr(self, name: str) -> int:
+        return await self.csr.read_dword(4 * CSR[name])

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixCmd: one command, its encoded beats, and (after the driver) its response."""
+
+from __future__ import annotations
+
+from pyuvm import uvm_sequence_item
+
+from uvm_env.radix.protocol import (
+    OP_INSERT,
+    OP_MATCH,
+    OP_NAMES,
+    RadixRsp,
+    header,
+    pack_pairs,
+)
+
+
+class RadixCmd(uvm_sequence_item):
+    """Fields mirror the command header. For error injection, `kvcnt` may
+    disagree with the tokens, and `beats_delta` shortens (<0) or lengthens
+    (>0) the frame so that TLAST disagrees with the length."""
+
+    def __init__(self, name: str = "radix_cmd", op: int = OP_MATCH, ns: int = 0,
+                 tokens: list[int] | None = None, kvs: list[int] | None = None,
+                 arg: int | None = None, kvcnt: int | None = None,
+                 beats_delta: int = 0) -> None:
+        super().__init__(name)
+        self.op, self.ns = op, ns
+        self.tokens = list(tokens or [])
+        self.kvs = list(kvs or [])
+        self.arg = len(self.tokens) if arg is None else arg
+        self.kvcnt = len(self.kvs) if kvcnt is None else kvcnt
+        self.beats_delta = beats_delta
+        self.rsp: RadixRsp | None = None
+        self.stalled = False   # the response saw back-pressure
+
+    def beats(self) -> list[int]:
+        kvcnt = self.kvcnt if self.op == OP_INSERT else 0
+        out = [header(self.op, self.ns, kvcnt, self.arg)]
+        if self.op in (OP_MATCH, OP_INSERT):
+            out += pack_pairs(self.tokens)
+            if self.op == OP_INSERT:
+                out += pack_pairs(self.kvs)
+        if self.beats_delta < 0:
+            out = out[:max(1, len(out) + self.beats_delta)]
+        out += [0] * max(0, self.beats_delta)
+        return out
+
+    def __str__(self) -> str:
+        toks = self.tokens[:6]
+        more = "..." if len(self.tokens) > 6 else ""
+        return (f"{OP_NAMES.get(self.op, hex(self.op))}(ns={self.ns} arg={self.arg} "
+                f"tokens={toks}{more} n={len(self.tokens)})")

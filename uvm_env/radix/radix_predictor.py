@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixPredictor: what the controller must answer, from models.radix_cache.
+
+The golden model has no capacities, namespaces limit or wire format; this
+class adds exactly those hardware rules (docs/radix-protocol.md) around it
+and otherwise defers to the model. A refused command changes nothing, so
+the model is not called for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.radix_cache import Node, RadixCache
+from uvm_env.radix.protocol import (
+    M32,
+    OP_EVICT,
+    OP_INSERT,
+    OP_LOCK,
+    OP_MATCH,
+    OP_RESET,
+    OP_SIZES,
+    OP_UNLOCK,
+    ST_CAPACITY,
+    ST_FRAMING,
+    ST_HANDLE,
+    ST_KVCOUNT,
+    ST_LENGTH,
+    ST_NAMESPACE,
+    ST_OK,
+    ST_OPCODE,
+    ST_OVERFLOW,
+    ST_UNDERFLOW,
+    RadixRsp,
+)
+from uvm_env.radix.radix_item import RadixCmd
+
+LOCK_MAX = 0xFFFF
+
+
+@dataclass(frozen=True)
+class RadixParams:
+    node_cap: int = 256
+    token_cap: int = 4096
+    max_len: int = 1024
+    page_size: int = 1
+    num_ns: int = 16
+
+
+@dataclass
+class Prediction:
+    rsp: RadixRsp
+    node: Node | None = None       # the node whose handle the response must carry
+    lock_depth: int = 0            # nodes a LOCK/UNLOCK walk touched
+    split_at: int | None = None    # offset into the edge where a split happened
+    evicted_nodes: int = 0
+
+
+class RadixPredictor:
+    def __init__(self, params: RadixParams) -> None:
+        self.p = params
+        self.model = RadixCache(params.page_size)
+        self.errors = 0
+        self.by_handle: dict[int, Node] = {}
+        self.handle_of: dict[int, int] = {}     # model node id -> DUT handle
+        self.dead_handles: set[int] = set()
+
+    # ---- capacities the hardware has and the model does not
+    def free_nodes(self) -> int:
+        return self.p.node_cap - 1 - self.model.num_nodes()
+
+    def free_slots(self) -> int:
+        return self.p.token_cap - self.model.total_size()
+
+    # ---- the prediction
+    def predict(self, cmd: RadixCmd) -> Prediction:
+        status = self._refusal(cmd)
+        if status != ST_OK:
+            self.errors += 1
+            return Prediction(RadixRsp(cmd.op & 0xFF, status, 0, 0, 0))
+        m = self.model
+        if cmd.op == OP_MATCH:
+            splits = m.stats.splits
+            r = m.match_prefix(cmd.tokens, cmd.ns)
+            split_at = len(m.node_info(r.node).key) if m.stats.splits > splits else None
+            return Prediction(RadixRsp(cmd.op, ST_OK, r.length, 0, 0,
+                                       [int(x) for x in r.kv_indices]), r.node,
+                              split_at=split_at)
+        if cmd.op == OP_INSERT:
+            splits = m.stats.splits
+            prefix = m.insert(cmd.tokens, cmd.kvs, cmd.ns)
+            split_at = 1 if m.stats.splits > splits else None
+            return Prediction(RadixRsp(cmd.op, ST_OK, prefix, 0, 0), m.locate(cmd.tokens, cmd.ns),
+                              split_at=split_at)
+        if cmd.op == OP_EVICT:
+            freed = [int(x) for x in m.evict(cmd.arg)]
+            for nid in m.last_evicted:
+                handle = self.handle_of.pop(nid, None)
+                if handle is not None:
+                    self.by_handle.pop(handle, None)
+                    self.dead_handles.add(handle)
+            n = len(m.last_evicted)
+            return Prediction(RadixRsp(cmd.op, ST_OK, len(freed), n, 0, freed), evicted_nodes=n)
+        if cmd.op in (OP_LOCK, OP_UNLOCK):
+            node = self.by_handle[cmd.arg]
+            depth = self._depth(node)
+            delta = m.inc_lock_ref(node) if cmd.op == OP_LOCK else m.dec_lock_ref(node)
+            return Prediction(RadixRsp(cmd.op, ST_OK, delta & M32, 0, 0), lock_depth=depth)
+        if cmd.op == OP_SIZES:
+            return Prediction(RadixRsp(cmd.op, ST_OK, m.evictable_size(), m.protected_size(),
+                                       m.total_size()))
+        # OP_RESET
+        m.reset()
+        self.dead_handles |= set(self.by_handle)
+        self.by_handle.clear()
+        self.handle_of.clear()
+        return Prediction(RadixRsp(cmd.op, ST_OK, 0, 0, 0))
+
+    def learn_handle(self, node: Node, handle: int) -> str | None:
+        """Bind a DUT handle to a model node; a conflict is a stable-handle violation."""
+        nid = self.model.node_id(node)
+        known = self.handle_of.get(nid)
+        if known is not None:
+            return None if known == handle else (
+                f"node #{nid} had handle {known:#x}, now {handle:#x}")
+        other = self.by_handle.get(handle)
+        if other is not None and other is not node:
+            return f"handle {handle:#x} given to node #{nid} but held by another live node"
+        self.handle_of[nid] = handle
+        self.by_handle[handle] = node
+        return None
+
+    def live_handles(self) -> list[int]:
+        return list(self.by_handle)
+
+    # ---- helpers
+    def _refusal(self, cmd: RadixCmd) -> int:
+        op, n_beats = cmd.op, len(cmd.beats())
+        if op in (OP_MATCH, OP_INSERT):
+            if cmd.arg == 0 or cmd.arg > self.p.max_len:
+                return ST_LENGTH
+            if cmd.ns >= self.p.num_ns:
+                return ST_NAMESPACE
+            if op == OP_INSERT and cmd.kvcnt != cmd.arg:
+                return ST_KVCOUNT
+            want = 1 + (cmd.arg + 1) // 2 * (2 if op == OP_INSERT else 1)
+            if n_beats != want:
+                return ST_FRAMING
+            if op == OP_MATCH:
+                return ST_CAPACITY if self.model.match_cost(cmd.tokens, cmd.ns) > \
+                    self.free_nodes() else ST_OK
+            nodes, slots = self.model.insert_cost(cmd.tokens, cmd.ns)
+            full = nodes > self.free_nodes() or slots > self.free_slots()
+            return ST_CAPACITY if full else ST_OK
+        if op in (OP_EVICT, OP_LOCK, OP_UNLOCK, OP_SIZES, OP_RESET):
+            if n_beats != 1:
+                return ST_FRAMING
+            if op in (OP_LOCK, OP_UNLOCK):
+                node = self.by_handle.get(cmd.arg)
+                if node is None:
+                    return ST_HANDLE
+                refs = self._path_refs(node)
+                if op == OP_UNLOCK and any(r < 1 for r in refs):
+                    return ST_UNDERFLOW
+                if op == OP_LOCK and any(r >= LOCK_MAX for r in refs):
+                    return ST_OVERFLOW
+            return ST_OK
+        return ST_OPCODE
+
+    def _path_refs(self, node: Node) -> list[int]:
+        refs = []
+        while node is not self.model.root:
+            refs.append(node.lock_ref)
+            node = node.parent
+        return refs
+
+    def _depth(self, node: Node) -> int:
+        return len(self._path_refs(node))

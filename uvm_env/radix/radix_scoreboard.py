@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixScoreboard: every response against RadixPredictor, field by field."""
+
+from __future__ import annotations
+
+from pyuvm import uvm_subscriber
+
+from uvm_env.common.scoreboard_base import ScoreboardBase
+from uvm_env.radix.protocol import ST_OK
+from uvm_env.radix.radix_coverage import RadixCoverage
+from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.radix_predictor import RadixParams, RadixPredictor
+
+
+class RadixScoreboard(ScoreboardBase):
+    params: RadixParams
+
+    def build_phase(self) -> None:
+        super().build_phase()
+        self.pred = RadixPredictor(self.params)
+        self.cov = RadixCoverage("radix")
+        self.sub = _CmdSubscriber("sub", self)
+        self.analysis_export = self.sub.analysis_export
+        self.history: list[str] = []   # recent commands, printed with a mismatch
+
+    def write_cmd(self, cmd: RadixCmd) -> None:
+        assert cmd.rsp is not None
+        exp = self.pred.predict(cmd)
+        self.history = (self.history + [str(cmd)])[-8:]
+        expected = exp.rsp.fields()
+        actual = cmd.rsp.fields()
+        # The handle's value is the DUT's choice; its stability is checked below.
+        expected["b"] = actual["b"] if exp.node is not None else expected["b"]
+        if not self.compare(f"{cmd} #{self.n_checked}", expected, actual):
+            self.logger.error("last commands:\n  " + "\n  ".join(self.history))
+            self.logger.error("model state:\n" + self.pred.model.dump(max_tokens=6))
+        elif exp.node is not None and exp.rsp.status == ST_OK:
+            problem = self.pred.learn_handle(exp.node, cmd.rsp.b)
+            self.check(f"{cmd} handle", problem is None, problem or "")
+        self.cov.sample(cmd, exp)
+
+
+class _CmdSubscriber(uvm_subscriber):
+    def write(self, tt: RadixCmd) -> None:
+        self.get_parent().write_cmd(tt)
