@@ -76,3 +76,86 @@ class WorkloadSeq(RadixBaseSeq):
             await self.do(op=OP_MATCH, ns=ns, tokens=tokens)
             if i % 8 == 0:
                 await self.do(op=OP_SIZES)
+
+
+class RandomOpsSeq(RadixBaseSeq):
+    """Constrained-random commands over a small alphabet, so keys share prefixes
+    and splits land at every offset; `p_error` of them are malformed on purpose."""
+
+    def __init__(self, name: str, pred: RadixPredictor, rng: random.Random, n_ops: int,
+                 weights: dict[str, int], p_error: float = 0.0, alphabet: int = 4,
+                 max_tokens: int = 40, namespaces: int = 2) -> None:
+        super().__init__(name, pred, rng)
+        self.n_ops, self.weights, self.p_error = n_ops, weights, p_error
+        self.alphabet, self.max_tokens, self.namespaces = alphabet, max_tokens, namespaces
+        self.keys: list[list[int]] = []
+        self.locked: list[int] = []
+
+    def key(self) -> list[int]:
+        rng = self.rng
+        base: list[int] = []
+        if self.keys and rng.random() < 0.7:
+            src = rng.choice(self.keys)
+            base = src[:rng.randint(0, len(src))]
+        extra = rng.randint(0 if base else 1, self.max_tokens)
+        out = base + [rng.randrange(self.alphabet) for _ in range(extra)]
+        return out[:min(self.max_tokens, self.pred.p.max_len)] or [0]
+
+    async def body(self) -> None:
+        rng, ops = self.rng, list(self.weights)
+        weights = list(self.weights.values())
+        for _ in range(self.n_ops):
+            if rng.random() < self.p_error:
+                await self.malformed()
+                continue
+            ns = rng.randrange(min(self.namespaces, self.pred.p.num_ns))
+            kind = rng.choices(ops, weights)[0]
+            if kind == "match":
+                await self.do(op=OP_MATCH, ns=ns, tokens=self.key())
+            elif kind == "insert":
+                tokens = self.key()
+                self.keys.append(tokens)
+                if rng.random() < 0.8:
+                    await self.make_room(tokens, ns)
+                await self.do(op=OP_INSERT, ns=ns, tokens=tokens, kvs=self.fresh_kvs(len(tokens)))
+            elif kind == "lock" and self.pred.live_handles():
+                handle = rng.choice(self.pred.live_handles())
+                if (await self.do(op=OP_LOCK, arg=handle)).rsp.status == ST_OK:
+                    self.locked.append(handle)
+            elif kind == "unlock" and self.locked:
+                handle = self.locked.pop(rng.randrange(len(self.locked)))
+                await self.do(op=OP_UNLOCK, arg=handle)
+            elif kind == "evict":
+                await self.do(op=OP_EVICT, arg=rng.choice([0, 1, rng.randint(1, 64)]))
+            else:
+                await self.do(op=OP_SIZES)
+        while self.locked:   # balance every lock so the tree ends evictable
+            await self.do(op=OP_UNLOCK, arg=self.locked.pop())
+
+    async def malformed(self) -> None:
+        """One command of each refusal class, chosen at random."""
+        rng, p = self.rng, self.pred.p
+        tokens = self.key()
+        kind = rng.randrange(9)
+        if kind == 0:
+            await self.do(op=rng.choice([0x00, 0x08, 0x7F, 0xFF]))
+        elif kind == 1:
+            await self.do(op=OP_MATCH, arg=rng.choice([0, p.max_len + 1]))
+        elif kind == 2:
+            await self.do(op=OP_MATCH, ns=rng.randrange(p.num_ns, 256), tokens=tokens)
+        elif kind == 3:
+            await self.do(op=OP_INSERT, tokens=tokens, kvs=self.fresh_kvs(len(tokens)),
+                          kvcnt=len(tokens) + rng.choice([-1, 1]))
+        elif kind == 4:
+            await self.do(op=rng.choice([OP_MATCH, OP_INSERT]), tokens=tokens,
+                          kvs=self.fresh_kvs(len(tokens)), beats_delta=rng.choice([-1, 1, 2]))
+        elif kind == 5:
+            await self.do(op=rng.choice([OP_EVICT, OP_SIZES, OP_LOCK]), beats_delta=1)
+        elif kind == 6 and self.pred.dead_handles:
+            await self.do(op=rng.choice([OP_LOCK, OP_UNLOCK]),
+                          arg=rng.choice(sorted(self.pred.dead_handles)))
+        elif kind == 7:
+            await self.do(op=OP_LOCK, arg=0xFF00_0000 | rng.getrandbits(16))
+        elif self.pred.live_handles():
+            # Unlock without a lock: refused if any node on the path is unlocked.
+            await self.do(op=OP_UNLOCK, arg=rng.choice(self.pred.live_handles()))

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RadixRandomBase: the constrained-random test body every radix testpoint tunes."""
+
+from __future__ import annotations
+
+from uvm_env.common.config import env_int
+from uvm_env.radix.radix_base_test import RadixBaseTest
+from uvm_env.radix.radix_seqs import RandomOpsSeq
+
+DEFAULT_MIX = {"match": 30, "insert": 30, "lock": 10, "unlock": 10, "evict": 12, "sizes": 3}
+
+
+class RadixRandomBase(RadixBaseTest):
+    mix: dict[str, int] = DEFAULT_MIX
+    p_error = 0.03
+    alphabet = 4
+    max_tokens = 40
+    namespaces = 2
+
+    def make_sequence(self) -> RandomOpsSeq:
+        return RandomOpsSeq("random", self.env.scoreboard.pred, self.cfg.child_rng("seq"),
+                            n_ops=env_int("N_OPS", 500), weights=self.mix, p_error=self.p_error,
+                            alphabet=self.alphabet, max_tokens=self.max_tokens,
+                            namespaces=self.namespaces)
