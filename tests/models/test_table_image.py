@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Table image round trip (identical behaviour from loaded tables), corruption
+refusal, and $readmemh files."""
+
+from __future__ import annotations
+
+import random
+import struct
+import zlib
+
+import numpy as np
+import pytest
+
+from models import table_image as ti
+from models.regex_dfa import compile_regex
+from models.token_fsm import TokenFSM
+from models.vocab import Vocabulary
+
+BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+
+
+@pytest.fixture(scope="module")
+def gpt2() -> Vocabulary:
+    return Vocabulary.gpt2()
+
+
+@pytest.fixture(scope="module")
+def brief_fsm(gpt2) -> TokenFSM:
+    return TokenFSM.build(compile_regex(BRIEF), gpt2)
+
+
+@pytest.fixture(scope="module")
+def brief_image(brief_fsm) -> bytes:
+    return ti.image_bytes(brief_fsm.tables)
+
+
+def small_fsms() -> list[TokenFSM]:
+    v = Vocabulary.from_list(["a", "b", "ab", "1", "12", ".", b"\xc3", b"\xa9", "é", "<x>"],
+                             eos="</s>", special=[9])
+    no_eos = Vocabulary.from_list(["a", "b", "ab"])
+    return [TokenFSM.build(compile_regex(p), v) for p in
+            (r"[0-9]+(\.[0-9]+)?", r"(ab)*é?", r"[^\x00-\U0010FFFF]", r"a")] + \
+        [TokenFSM.build(compile_regex(r"(ab|b)+"), no_eos)]
+
+
+def assert_same_behaviour(a: TokenFSM, b: TokenFSM, rng: random.Random, walks: int) -> None:
+    assert a.tables.same_as(b.tables)
+    n, v = a.num_states, a.vocab_size
+    states = range(n) if n <= 64 else rng.sample(range(n), 64)
+    for s in states:
+        assert np.array_equal(a.allowed(s), b.allowed(s))
+        assert a.forced_token(s) == b.forced_token(s)
+        assert a.is_accepting(s) == b.is_accepting(s) and a.is_final(s) == b.is_final(s)
+        for t in rng.sample(range(v), min(v, 200)) + [v, -1]:
+            assert a.advance(s, t) == b.advance(s, t)
+    for _ in range(walks):
+        seq, state = [], a.start
+        for _ in range(rng.randint(0, 30)):
+            ids = a.allowed_ids(state)
+            t = int(rng.choice(ids.tolist())) if len(ids) and rng.random() < 0.9 \
+                else rng.randrange(v)
+            seq.append(t)
+            state = a.advance(state, t)
+            if state is None:
+                break
+        assert a.validate(seq) == b.validate(seq)
+
+
+def test_round_trip_brief(brief_fsm, brief_image, tmp_path):
+    path = tmp_path / "brief.bin"
+    sizes = ti.export_image(brief_fsm.tables, path)
+    assert path.read_bytes() == brief_image
+    loaded = ti.load_image(path)
+    assert loaded.same_as(brief_fsm.tables)
+    assert_same_behaviour(brief_fsm, TokenFSM.from_tables(loaded), random.Random(1), 40)
+    t = brief_fsm.tables
+    assert sizes["token_class"] == t.vocab_size  # 8-bit classes: ~49 KiB ROM
+    assert sizes["next_state"] == t.num_classes * t.num_states * 2
+    assert sizes["mask_rows"] == t.num_mask_rows * t.words_per_row * 4
+    print(f"\nBRIEF image {len(brief_image):,} bytes: {sizes}")
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_round_trip_small(index):
+    fsm = small_fsms()[index]
+    data = ti.image_bytes(fsm.tables)
+    loaded = TokenFSM.from_tables(ti.load_image(memoryview(data)))
+    assert_same_behaviour(fsm, loaded, random.Random(index), 100)
+
+
+def test_layout_alignment_and_header(brief_image):
+    sections = ti.parse_sections(brief_image)
+    assert [s.ident for s in sections] == list(range(1, 8))
+    for s in sections:
+        assert s.offset % 8 == 0 and s.offset >= ti.HEADER_BYTES
+    assert len(brief_image) % 8 == 0
+    assert brief_image[:4] == b"TFSM"
+    assert struct.unpack_from("<H", brief_image, 4)[0] == ti.VERSION
+
+
+def _patch(data: bytes, offset: int, fmt: str, value: int, reseal: bool = True) -> bytes:
+    """Overwrite one header field; optionally recompute the header CRC so the
+    check under test (not the CRC) is what refuses the image."""
+    buf = bytearray(data)
+    struct.pack_into(fmt, buf, offset, value)
+    if reseal:
+        struct.pack_into("<I", buf, ti.HEADER_CRC_OFFSET, 0)
+        crc = zlib.crc32(bytes(buf[:ti.HEADER_BYTES]))
+        struct.pack_into("<I", buf, ti.HEADER_CRC_OFFSET, crc)
+    return bytes(buf)
+
+
+def _flip(data: bytes, offset: int) -> bytes:
+    buf = bytearray(data)
+    buf[offset] ^= 0x40
+    return bytes(buf)
+
+
+def corruptions(img: bytes) -> list[tuple[str, bytes, str]]:
+    sec = ti.parse_sections(img)
+    first_table = ti.HEADER_FIXED_BYTES
+    return [
+        ("magic", _patch(img, 0, "<I", 0x12345678), "bad magic"),
+        ("version", _patch(img, 4, "<H", 2), "unsupported image version 2"),
+        ("header crc", _flip(img, 0x20), "header CRC mismatch"),
+        ("payload crc", _flip(img, sec[1].offset + 3), "payload CRC mismatch"),
+        ("padding crc", _flip(img, sec[0].offset + sec[0].length), "payload CRC mismatch"),
+        ("num_classes", _patch(img, 0x14, "<I", 154), "inconsistent dimensions"),
+        ("num_states", _patch(img, 0x10, "<I", 2000), "inconsistent dimensions"),
+        ("vocab_size", _patch(img, 0x0C, "<I", 50000), "inconsistent dimensions"),
+        ("state_bits", _patch(img, 0x34, "<B", 16), "state_bits is 16"),
+        ("reject code", _patch(img, 0x2C, "<I", 0xFFFF), "reject_code"),
+        ("start state", _patch(img, 0x20, "<I", 5000), "start state"),
+        ("eos id", _patch(img, 0x28, "<I", 60000), "eos id"),
+        ("section count", _patch(img, first_table + 4, "<I", 1), "token_class has 1"),
+        ("section width", _patch(img, first_table + 2, "<B", 16), "token_class widths"),
+        ("section offset", _patch(img, first_table + 16 + 8, "<I", 190), "next_state at offset"),
+        ("num_sections", _patch(img, 0x38, "<H", 6), "inconsistent header"),
+        ("truncated header", img[:40], "truncated image"),
+        ("truncated table", img[:ti.HEADER_BYTES - 8], "truncated image"),
+        ("truncated payload", img[:len(img) // 2], "truncated image"),
+        ("missing last byte", img[:-1], "truncated image"),
+        ("trailing bytes", img + b"\0" * 8, "trailing bytes"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(21))
+def test_corruption_refused(case, brief_image):
+    name, bad, message = corruptions(brief_image)[case]
+    with pytest.raises(ti.TableImageError, match=message):
+        ti.load_image(bad)
+    assert issubclass(ti.TableImageError, ValueError)
+
+
+def test_value_range_checks():
+    """A self-consistent header with an out-of-range table entry is refused."""
+    t = small_fsms()[0].tables  # a fresh build: safe to corrupt in memory
+    t.token_class[0] = t.num_classes
+    with pytest.raises(ti.TableImageError, match="token class out of range"):
+        ti.load_image(ti.image_bytes(t))
+    t = small_fsms()[0].tables
+    t.next_state[1, 0] = t.num_states
+    with pytest.raises(ti.TableImageError, match="next state out of range"):
+        ti.load_image(ti.image_bytes(t))
+
+
+def test_readmemh_files(brief_fsm, tmp_path):
+    t = brief_fsm.tables
+    paths = ti.export_readmemh(t, tmp_path)
+    names = {p.name for p in paths}
+    assert {"token_class.hex", "next_state.hex", "accepting.hex", "mask_index.hex",
+            "mask_rows.hex", "forced_token.hex", "forced_valid.hex", "params.svh",
+            "params.json"} == names
+
+    def read(name: str) -> np.ndarray:
+        lines = (tmp_path / name).read_text().splitlines()
+        assert lines[0].startswith("//")
+        return np.array([int(x, 16) for x in lines[1:]], dtype=np.int64)
+
+    assert np.array_equal(read("token_class.hex"), t.token_class)
+    assert np.array_equal(read("next_state.hex").reshape(t.num_classes, t.num_states),
+                          t.next_state)
+    assert np.array_equal(read("mask_index.hex"), t.mask_index)
+    assert np.array_equal(read("mask_rows.hex").reshape(t.num_mask_rows, -1), t.mask_rows)
+    assert np.array_equal(read("forced_token.hex"), t.forced_token)
+    acc = read("accepting.hex")
+    bits = np.unpackbits(acc.astype("<u4").view(np.uint8), bitorder="little")
+    assert np.array_equal(bits[:t.num_states].astype(bool), t.accepting)
+    lines = (tmp_path / "next_state.hex").read_text().splitlines()[1:]
+    assert all(len(x) == (t.state_bits + 3) // 4 for x in lines)
+    svh = (tmp_path / "params.svh").read_text()
+    assert f"FSM_NUM_STATES = {t.num_states};" in svh
+    assert f"FSM_REJECT_CODE = {t.reject};" in svh
