@@ -13,7 +13,7 @@ SEED  ?=
 WAVES ?= 0
 
 .DEFAULT_GOAL := help
-.PHONY: help setup sim test lint list-tests clean
+.PHONY: help setup sim test lint bench list-tests clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,8 +30,25 @@ test: setup ## Everything CI runs: pytest suites + CI-sized simulation regressio
 lint: setup ## verilator --lint-only -Wall on every RTL top, and ruff on all Python
 	@$(PY) -m scripts.lint
 
+bench: setup ## Benchmarks: RTL cycle counts, model speed, peers side by side (build/bench/)
+	@$(PY) -m scripts.bench
+
 list-tests: setup ## List the registered simulation tests
 	@$(PY) -m scripts.sim --list
 
 clean: ## Remove build outputs (keeps .venv)
 	rm -rf build .pytest_cache .ruff_cache
+
+# ---- synthesis flows (scripts/synth.py, scripts/synth_estimate.py; docs/synthesis.md)
+BOARD ?=
+TOP   ?= all
+.PHONY: synth package synth-estimate
+
+synth: setup ## Vivado OOC synth+P&R: make synth BOARD=vck5000 [TOP=radix|fsm|all] (needs Vivado 2022.2)
+	@$(PY) -m scripts.synth synth --board "$(BOARD)" --top "$(TOP)"
+
+package: setup ## Vitis .xo + v++ link/package to .xclbin: make package BOARD=vck5000 (needs Vitis 2022.2)
+	@$(PY) -m scripts.synth package --board "$(BOARD)"
+
+synth-estimate: setup ## Yosys UltraScale+ estimate (not Vivado): make synth-estimate BOARD=vck5000 [TOP=...]
+	@$(PY) -m scripts.synth_estimate --board "$(BOARD)" --top "$(TOP)"

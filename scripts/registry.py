@@ -60,6 +60,8 @@ _COMMON = ("rtl/common/common.f",)
 _RADIX = ("rtl/radix/radix.f",)
 # Small enough to exercise capacity refusals and eviction within a CI-sized run.
 _RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512}
+# Big enough for the BRIEF §2 anchor: 576-token matches over 16 shared prompts.
+_RADIX_BENCH_PARAMS = {"NodeCap": 256, "TokenCap": 16384, "MaxLen": 1024}
 
 TESTS: dict[str, SimTest] = {
     t.name: t
@@ -224,6 +226,35 @@ TESTS: dict[str, SimTest] = {
             env=_freeze(N_OPS="600"),
             ci_env=_freeze(N_OPS="200"),
         ),
+        SimTest(
+            name="radix_csr",
+            block="radix",
+            top="radix_top",
+            module="tests.radix.radix_csr",
+            testcase="RadixCsrTest",
+            description="CSR map: ids, capacities, W1C interrupt, SLVERR, counters vs model",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=("verilator",),
+            ci_sims=("verilator",),
+            env=_freeze(N_OPS="300"),
+            ci_env=_freeze(N_OPS="150"),
+        ),
+        SimTest(
+            name="radix_bench",
+            block="radix",
+            top="radix_top",
+            module="tests.radix.radix_bench",
+            testcase="RadixBenchTest",
+            description="Cycle counts per MATCH/INSERT/EVICT on workloads (make bench)",
+            filelists=_RADIX,
+            parameters=_RADIX_BENCH_PARAMS,
+            sims=("verilator",),
+            ci_sims=("verilator",),
+            env=_freeze(N_REQUESTS="40"),
+            ci_env=_freeze(N_REQUESTS="8"),
+        ),
+        # ---- fsm tests (append below this line) ----
     )
 }
 

@@ -61,7 +61,10 @@ module radix_core
   output logic          [31:0] evicted_nodes_o,
   output logic          [31:0] evicted_tokens_o,
   output logic          [31:0] errors_o,
-  output logic          [31:0] busy_cycles_o
+  output logic          [31:0] busy_cycles_o,
+  // Cycle model probes: the latest command's walk, for the benchmark.
+  output logic          [31:0] walk_cycles_o,
+  output logic          [31:0] walk_nodes_o
 );
 
   localparam int NodeW    = $clog2(NodeCap);
@@ -95,6 +98,7 @@ module radix_core
   logic [7:0]        n_ns     [NodeCap];
   logic [NodeW-1:0]  n_parent [NodeCap];
   logic [NodeW-1:0]  n_child  [NodeCap];   // first child, NIL if a leaf
+  logic [31:0]       n_first  [NodeCap];   // first token of the edge: one-cycle sibling skip
   logic [NodeW-1:0]  n_sib    [NodeCap];   // next sibling; free-list link when free
   logic [SlotW-1:0]  n_head   [NodeCap];
   logic [LenW-1:0]   n_len    [NodeCap];
@@ -168,6 +172,7 @@ module radix_core
   logic [31:0]       lookups_q, queried_q, hit_q, inserts_q, inserted_q, splits_q;
   logic [31:0]       evicted_nodes_q, evicted_tokens_q, errors_q, busy_cycles_q;
   logic [7:0]        last_error_q;
+  logic [31:0]       walk_cycles_q, walk_nodes_q;
   logic [InitW:0]    init_q;
   logic              por_q;          // first init after reset: generations start at 0
 
@@ -279,6 +284,8 @@ module radix_core
       half_q           <= 1'b0;
       errors_q         <= '0;
       busy_cycles_q    <= '0;
+      walk_cycles_q    <= '0;
+      walk_nodes_q     <= '0;
       last_error_q     <= ST_OK;
       error_o          <= 1'b0;
       evictable_q      <= '0;
@@ -294,6 +301,9 @@ module radix_core
     end else begin
       error_o <= 1'b0;
       if (state_q != S_HDR && state_q != S_INIT) busy_cycles_q <= busy_cycles_q + 1'b1;
+      if (state_q == S_W_CHILD || state_q == S_W_SIB || state_q == S_W_CMP) begin
+        walk_cycles_q <= walk_cycles_q + 1'b1;
+      end
 
       unique case (state_q)
         // Lay out both free lists and the root, one slot per cycle. A RESET
@@ -340,6 +350,10 @@ module radix_core
         S_HDR: if (cmd_fire) begin
           op_q     <= h_op;
           ns_q     <= h_ns;
+          if (h_op == OP_MATCH || h_op == OP_INSERT) begin
+            walk_cycles_q <= '0;
+            walk_nodes_q  <= '0;
+          end
           kvcnt_q  <= h_kvcnt;
           arg_q    <= h_arg;
           len_q    <= LenW'(h_arg);
@@ -440,7 +454,7 @@ module radix_core
         S_W_SIB: begin
           if (cand_q == NIL) begin
             state_q <= S_W_DONE;
-          end else if (n_ns[cand_q] != ns_q) begin
+          end else if (n_ns[cand_q] != ns_q || n_first[cand_q] != q_tok[QW'(pos_q)]) begin
             prev_q <= cand_q;
             cand_q <= n_sib[cand_q];
           end else begin
@@ -455,6 +469,7 @@ module radix_core
         S_W_CMP: begin
           if (i_q == c_len) begin
             // Whole edge matched: descend.
+            walk_nodes_q  <= walk_nodes_q + 1'b1;
             path[depth_q] <= cand_q;
             depth_q <= depth_q + 1'b1;
             pos_q   <= pos_q + c_len;
@@ -474,6 +489,7 @@ module radix_core
             state_q <= S_W_SIB;
           end else begin
             // Ends inside this edge: split after page_i_q tokens.
+            walk_nodes_q  <= walk_nodes_q + 1'b1;
             path[depth_q] <= cand_q;
             depth_q      <= depth_q + 1'b1;
             pos_q        <= pos_q + page_i_q;
@@ -551,6 +567,7 @@ module radix_core
           n_child[new_q]  <= cand_q;
           n_sib[new_q]    <= n_sib[cand_q];
           n_head[new_q]   <= n_head[cand_q];
+          n_first[new_q]  <= n_first[cand_q];
           n_len[new_q]    <= split_q;
           n_lock[new_q]   <= n_lock[cand_q];
           n_stamp[new_q]  <= clock_q + 1'b1;   // created now: newer than the tail
@@ -565,6 +582,7 @@ module radix_core
           n_parent[cand_q] <= new_q;
           n_sib[cand_q]    <= NIL;
           n_head[cand_q]   <= split_slot_q;
+          n_first[cand_q]  <= s_tok[split_slot_q];
           n_len[cand_q]    <= n_len[cand_q] - split_q;
           state_q          <= S_SPLIT3;
         end
@@ -591,6 +609,7 @@ module radix_core
           n_child[new_q]  <= NIL;
           n_sib[new_q]    <= n_child[node_q];
           n_head[new_q]   <= free_slot_q;
+          n_first[new_q]  <= q_tok[QW'(pos_q)];
           n_len[new_q]    <= n_q - pos_q;
           n_lock[new_q]   <= '0;
           n_stamp[new_q]  <= clock_q + 1'b1;
@@ -806,6 +825,8 @@ module radix_core
   assign evicted_tokens_o = evicted_tokens_q;
   assign errors_o         = errors_q;
   assign busy_cycles_o    = busy_cycles_q;
+  assign walk_cycles_o    = walk_cycles_q;
+  assign walk_nodes_o     = walk_nodes_q;
 
   logic unused;
   assign unused = ^{kvcnt_q, rsp_level, rsp_full, rsp_empty};

@@ -62,6 +62,8 @@ module radix_csr
   input  wire logic [31:0]      evicted_tokens_i,
   input  wire logic [31:0]      errors_i,
   input  wire logic [31:0]      busy_cycles_i,
+  input  wire logic [31:0]      walk_cycles_i,
+  input  wire logic [31:0]      walk_nodes_i,
 
   // Level interrupt: an error was seen and the interrupt is enabled.
   output logic                  irq_o
@@ -143,6 +145,8 @@ module radix_csr
       CSR_BUSY_CYCLES:    rd_value = busy_cycles_i;
       CSR_LAST_ERROR:     rd_value = {24'h0, last_error_i};
       CSR_NUM_NS:         rd_value = 32'(NumNs);
+      CSR_WALK_CYCLES:    rd_value = walk_cycles_i;
+      CSR_WALK_NODES:     rd_value = walk_nodes_i;
       default: begin
         rd_value  = 32'h0;
         rd_mapped = 1'b0;

@@ -52,7 +52,9 @@ package radix_pkg;
   localparam int CSR_BUSY_CYCLES  = 22;
   localparam int CSR_LAST_ERROR   = 23;  // status code of the latest error
   localparam int CSR_NUM_NS       = 24;
-  localparam int CSR_WORDS        = 25;
+  localparam int CSR_WALK_CYCLES  = 25;  // latest MATCH/INSERT: cycles spent walking
+  localparam int CSR_WALK_NODES   = 26;  // latest MATCH/INSERT: edges entered
+  localparam int CSR_WORDS        = 27;
 
   localparam logic [31:0] RADIX_ID = 32'h5244_0001;  // "RD", version 1
 

@@ -57,6 +57,7 @@ module radix_top #(
   logic [7:0]  last_error;
   logic [31:0] evictable, protected_sz, free_nodes, free_slots, lookups, queried, hit;
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
+  logic [31:0] walk_cycles, walk_nodes;
 
   radix_core #(
     .NodeCap  (NodeCap),
@@ -93,7 +94,9 @@ module radix_top #(
     .evicted_nodes_o  (evicted_nodes),
     .evicted_tokens_o (evicted_tokens),
     .errors_o         (errors),
-    .busy_cycles_o    (busy_cycles)
+    .busy_cycles_o    (busy_cycles),
+    .walk_cycles_o    (walk_cycles),
+    .walk_nodes_o     (walk_nodes)
   );
 
   radix_csr #(
@@ -141,6 +144,8 @@ module radix_top #(
     .evicted_tokens_i (evicted_tokens),
     .errors_i         (errors),
     .busy_cycles_i    (busy_cycles),
+    .walk_cycles_i    (walk_cycles),
+    .walk_nodes_i     (walk_nodes),
     .irq_o            (irq)
   );
 

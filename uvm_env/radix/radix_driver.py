@@ -8,6 +8,7 @@ timeout rather than a silent pass.
 
 from __future__ import annotations
 
+from cocotb.simtime import get_sim_time
 from cocotbext.axi import AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from pyuvm import uvm_analysis_port, uvm_driver
 
@@ -24,8 +25,10 @@ class RadixDriver(uvm_driver):
     async def run_phase(self) -> None:
         while True:
             cmd = await self.seq_item_port.get_next_item()
+            cmd.t_sent = get_sim_time("ns")
             await self.source.send(AxiStreamFrame(tdata=cmd.beats()))
             frame = await self.sink.recv()
+            cmd.t_done = get_sim_time("ns")
             beats = list(frame.tdata)
             # The trailer says how many KV indices the data beats hold.
             t0 = beats[-2] if len(beats) >= 2 else 0

@@ -32,7 +32,8 @@ class RadixCmd(uvm_sequence_item):
         self.kvcnt = len(self.kvs) if kvcnt is None else kvcnt
         self.beats_delta = beats_delta
         self.rsp: RadixRsp | None = None
-        self.stalled = False   # the response saw back-pressure
+        self.t_sent = 0.0      # sim time (ns) the frame was queued, and its response ended
+        self.t_done = 0.0
 
     def beats(self) -> list[int]:
         kvcnt = self.kvcnt if self.op == OP_INSERT else 0

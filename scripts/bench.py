@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`make bench`: every benchmark in one run, peers side by side; writes build/bench/."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from scripts import bench_fsm_model, bench_radix_model, bench_radix_rtl
+
+OUT = Path("build/bench")
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    results: dict = {}
+    print("== radix controller RTL (simulated cycles) ==")
+    results["radix_rtl"] = bench_radix_rtl.run()
+    print(bench_radix_rtl.table(results["radix_rtl"]))
+    print("\n== radix golden model (Python, wall clock) vs SGLang ==")
+    results["radix_model"] = bench_radix_model.run()
+    print(json.dumps(results["radix_model"], indent=1)[:3000])
+    print("\n== token-FSM golden model vs outlines-core (same run) ==")
+    results["fsm_model"] = bench_fsm_model.run()
+    print(json.dumps({k: v for k, v in results["fsm_model"].items() if k != "tekken"},
+                     indent=1)[:3000])
+    (OUT / "summary.json").write_text(json.dumps(results, indent=1))
+    print(f"\nwrote {OUT / 'summary.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Radix controller cycle counts from simulation (radix_bench), against SGLang.
+
+Cycles are exact simulation counts. Microseconds assume the VCK5000 kernel clock
+of 300 MHz and timing closure there, which nothing here has shown (no Vivado).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from scripts import registry
+from scripts.sim import BUILD_ROOT, run_one
+
+CLOCK_MHZ = 300
+SGLANG_US = {"match_576": 23.0, "insert": 74.0, "evict_32000_tokens": 25_000.0}  # BRIEF §2
+
+
+def run(seed: int = 1, ci: bool = False) -> dict:
+    test = registry.TESTS["radix_bench"]
+    res = run_one(test, "verilator", seed, out_dir=BUILD_ROOT / "bench" / "radix", ci=ci)
+    if not res.passed:
+        raise RuntimeError(f"radix_bench failed; replay: {res.replay()}")
+    data = json.loads((res.out_dir / "bench.json").read_text())
+    return summarise(data["records"], data["params"])
+
+
+def summarise(records: list[dict], params: dict) -> dict:
+    def us(cycles: float) -> float:
+        return round(cycles / CLOCK_MHZ, 3)
+
+    anchor = [r for r in records if r["workload"] == "anchor"]
+    m576 = [r for r in anchor if r["op"] == "MATCH" and r["result"] == 576]
+    ins = [r for r in anchor if r["op"] == "INSERT"]
+    out: dict = {"clock_mhz": CLOCK_MHZ, "params": params,
+                 "note": "cycles from Verilator simulation; us assume 300 MHz timing closure"}
+    if m576:
+        c = statistics.mean(r["cycles"] for r in m576)
+        walk = statistics.mean(r["walk_cycles"] for r in m576)
+        nodes = statistics.mean(r["walk_nodes"] for r in m576)
+        out["match_576"] = {"n": len(m576), "cycles": round(c, 1), "us": us(c),
+                            "sglang_us": SGLANG_US["match_576"],
+                            "speedup": round(SGLANG_US["match_576"] / us(c), 2),
+                            "walk_cycles": round(walk, 1), "walk_nodes": nodes,
+                            "tokens_per_walk_cycle": round(576 / walk, 3),
+                            "overhead_per_node": round((walk - 576) / nodes, 2)}
+    if ins:
+        c = statistics.mean(r["cycles"] for r in ins)
+        out["insert_anchor"] = {"n": len(ins), "tokens": 576, "cycles": round(c, 1),
+                                "us": us(c), "sglang_us": SGLANG_US["insert"],
+                                "speedup": round(SGLANG_US["insert"] / us(c), 2)}
+    ev = [r for r in records if r["op"] == "EVICT" and r["result"] > 0]
+    if ev:
+        per_tok = sum(r["cycles"] for r in ev) / sum(r["result"] for r in ev)
+        out["evict"] = {"n": len(ev), "cycles_per_token": round(per_tok, 2),
+                        "us_for_32000_tokens": us(per_tok * 32_000),
+                        "sglang_us_for_32000_tokens": SGLANG_US["evict_32000_tokens"]}
+    # MATCH cycles against matched length, on every workload.
+    buckets: dict[str, list[int]] = {}
+    for r in records:
+        if r["op"] == "MATCH":
+            lo = 0 if r["result"] == 0 else 1 << (r["result"].bit_length() - 1)
+            buckets.setdefault(f"{lo}-{max(lo * 2 - 1, 0)}", []).append(r["cycles"])
+    out["match_by_length"] = {k: {"n": len(v), "cycles_mean": round(statistics.mean(v), 1)}
+                              for k, v in sorted(buckets.items(),
+                                                 key=lambda kv: int(kv[0].split("-")[0]))}
+    per_wl: dict[str, dict] = {}
+    for wl in sorted({r["workload"] for r in records}):
+        for op in ("MATCH", "INSERT"):
+            rs = [r for r in records if r["workload"] == wl and r["op"] == op]
+            if rs:
+                per_wl.setdefault(wl, {})[op] = {
+                    "n": len(rs), "cycles_mean": round(statistics.mean(r["cycles"] for r in rs), 1),
+                    "tokens_mean": round(statistics.mean(r["tokens"] for r in rs), 1)}
+    out["workloads"] = per_wl
+    return out
+
+
+def table(s: dict) -> str:
+    rows = ["| measurement | cycles | µs @300 MHz (assumes timing closure) "
+            "| SGLang 0.5.23 (BRIEF §2) |", "|---|---|---|---|"]
+    if "match_576" in s:
+        m = s["match_576"]
+        rows.append(f"| MATCH, 576 tokens matched | {m['cycles']} | {m['us']} | "
+                    f"{m['sglang_us']} µs ({m['speedup']}x) |")
+    if "insert_anchor" in s:
+        i = s["insert_anchor"]
+        rows.append(f"| INSERT, 576 tokens (mean over new and shared prompts) | "
+                    f"{i['cycles']} | {i['us']} | {i['sglang_us']} µs ({i['speedup']}x) |")
+    if "evict" in s:
+        e = s["evict"]
+        rows.append(f"| EVICT, per freed token | {e['cycles_per_token']} | "
+                    f"{e['us_for_32000_tokens']} for 32,000 tokens | "
+                    f"{e['sglang_us_for_32000_tokens']} µs for 32,000 tokens |")
+    if "match_576" in s:
+        m = s["match_576"]
+        rows.append(f"\nWalk of a 576-token match: {m['walk_cycles']} cycles over "
+                    f"{m['walk_nodes']} nodes = {m['tokens_per_walk_cycle']} tokens/cycle, "
+                    f"{m['overhead_per_node']} cycles of overhead per node visited.")
+    rows.append("\n| matched length | MATCH commands | mean cycles |\n|---|---|---|")
+    rows += [f"| {k} | {v['n']} | {v['cycles_mean']} |" for k, v in s["match_by_length"].items()]
+    return "\n".join(rows)
+
+
+def main() -> int:
+    s = run()
+    out = Path("build/bench/radix_rtl.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(s, indent=1))
+    print(table(s))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

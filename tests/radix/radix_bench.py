@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+"""radix_bench: cycle counts per command on the BRIEF §2 anchor and on the workloads.
+
+Checked like every other radix test (the scoreboard still compares each
+response); in addition it writes bench.json for `make bench`. It asserts no
+cycle bounds: performance is reported, not tested.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pyuvm
+from cocotb.triggers import ClockCycles
+
+from uvm_env.common.config import env_int
+from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_MATCH, ST_OK
+from uvm_env.radix.radix_base_test import RadixBaseTest
+from uvm_env.radix.radix_seqs import RadixBaseSeq, WorkloadSeq
+
+N_PROMPTS, PROMPT_LEN, UNIQUE_LEN = 16, 512, 64
+
+
+class AnchorSeq(RadixBaseSeq):
+    """BRIEF §2: 16 shared 512-token system prompts, 64 unique tokens per request."""
+
+    def __init__(self, name: str, test: RadixBenchTest, rng: random.Random) -> None:
+        super().__init__(name, test.env.scoreboard.pred, rng)
+        self.test = test
+
+    async def body(self) -> None:
+        rng = self.rng
+        prompts = [[rng.randrange(32000) for _ in range(PROMPT_LEN)] for _ in range(N_PROMPTS)]
+        requests = []
+        for i in range(env_int("N_REQUESTS", 40)):
+            toks = prompts[i % N_PROMPTS] + [rng.randrange(32000) for _ in range(UNIQUE_LEN)]
+            requests.append(toks)
+            await self.make_room(toks, 0)
+            await self.test.record("anchor", await self.do(op=OP_INSERT, tokens=toks,
+                                                         kvs=self.fresh_kvs(len(toks))))
+        for toks in requests:
+            await self.test.record("anchor", await self.do(op=OP_MATCH, tokens=toks))
+        await self.test.record("anchor", await self.do(op=OP_EVICT, arg=4096))
+
+
+@pyuvm.test()
+class RadixBenchTest(RadixBaseTest):
+    def make_config(self):  # noqa: ANN201 - same type as the base
+        cfg = super().make_config()
+        cfg.p_idle = cfg.p_stall = 0.0   # measure the core, not the testbench's pauses
+        cfg.timeout_us *= 4
+        return cfg
+
+    async def body(self) -> None:
+        self.records: list[dict] = []
+        # The first command would otherwise also time the free-list layout after reset.
+        while not (await self.env.read_csr("STATUS")) & 2:
+            await ClockCycles(self.clock, 64)
+        await AnchorSeq("anchor", self, self.cfg.child_rng("anchor")).start(self.env.seqr)
+        for name in ("ecommerce_qa", "multi_turn", "system_prompt"):
+            seq = _RecordingWorkloadSeq(name, self, name)
+            await seq.start(self.env.seqr)
+        path = self.cfg.out_dir / "bench.json"
+        path.write_text(json.dumps({"clk_period_ns": self.cfg.clk_period_ns,
+                                    "params": self.env.params.__dict__,
+                                    "records": self.records}, indent=1))
+        self.logger.info(f"{len(self.records)} command timings written to {path}")
+        await self.check_csrs()
+
+    async def record(self, workload: str, cmd: object) -> None:
+        rsp = cmd.rsp
+        if rsp is None or rsp.status != ST_OK or cmd.op not in (OP_MATCH, OP_INSERT, OP_EVICT):
+            return
+        rec = {"workload": workload, "op": {OP_MATCH: "MATCH", OP_INSERT: "INSERT",
+                                            OP_EVICT: "EVICT"}[cmd.op],
+               "tokens": len(cmd.tokens), "result": rsp.a,
+               "cycles": round((cmd.t_done - cmd.t_sent) / self.cfg.clk_period_ns)}
+        if cmd.op in (OP_MATCH, OP_INSERT):
+            rec["walk_cycles"] = await self.env.read_csr("WALK_CYCLES")
+            rec["walk_nodes"] = await self.env.read_csr("WALK_NODES")
+        self.records.append(rec)
+
+
+class _RecordingWorkloadSeq(WorkloadSeq):
+    def __init__(self, name: str, test: RadixBenchTest, workload: str) -> None:
+        super().__init__(name, test.env.scoreboard.pred, test.cfg.child_rng(name), workload,
+                         requests=env_int("N_REQUESTS", 40))
+        self.test, self.workload = test, workload
+
+    async def do(self, **kw: object) -> object:
+        cmd = await super().do(**kw)
+        await self.test.record(self.workload, cmd)
+        return cmd
