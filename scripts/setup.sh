@@ -26,6 +26,15 @@ command -v perl >/dev/null 2>&1 || missing+=(perl)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+# Headless browser for the dashboard test; optional, so only root installs it.
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    missing+=(chromium)
+  else
+    echo "setup: note: no chromium; tests/scripts/test_dashboard_browser.py needs it" \
+         "(apt-get install chromium)" >&2
+  fi
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
