@@ -254,6 +254,20 @@ TESTS: dict[str, SimTest] = {
             env=_freeze(N_REQUESTS="40"),
             ci_env=_freeze(N_REQUESTS="8"),
         ),
+        SimTest(
+            name="kernel_radix",
+            block="top",
+            top="krnl_radix",
+            module="tests.top.kernel_radix",
+            testcase="KernelRadixTest",
+            description="Vitis kernel: host writes DDR, starts, waits for irq, checks results",
+            filelists=("rtl/top/krnl_radix.f",),
+            parameters=_RADIX_PARAMS,
+            sims=("verilator",),
+            ci_sims=("verilator",),
+            env=_freeze(N_REQUESTS="24"),
+            ci_env=_freeze(N_REQUESTS="10"),
+        ),
         # ---- fsm tests (append below this line) ----
     )
 }

