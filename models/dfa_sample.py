@@ -23,12 +23,14 @@ class DfaSampler:
     def __init__(self, dfa: ByteDFA) -> None:
         self.dfa = dfa
         self.class_bytes = [dfa.class_bytes(c) for c in range(dfa.num_classes)]
-        self.live = [np.flatnonzero(dfa.transitions[s] >= 0).tolist()
-                     for s in range(dfa.num_states)]
+        self.live = [
+            np.flatnonzero(dfa.transitions[s] >= 0).tolist() for s in range(dfa.num_states)
+        ]
         self.distance = distance_to_accept(dfa)
 
-    def accepted(self, rng: random.Random, max_len: int = 64, stop_prob: float = 0.25
-                 ) -> bytes | None:
+    def accepted(
+        self, rng: random.Random, max_len: int = 64, stop_prob: float = 0.25
+    ) -> bytes | None:
         """A random accepted string; past ``max_len`` bytes it heads for the nearest
         accepting state, so the result can exceed max_len by that distance.
         None if the language is empty."""
@@ -45,8 +47,7 @@ class DfaSampler:
                 if dfa.accepting[state]:
                     return bytes(out)
                 best = min(self.distance[dfa.transitions[state, c]] for c in classes)
-                classes = [c for c in classes
-                           if self.distance[dfa.transitions[state, c]] == best]
+                classes = [c for c in classes if self.distance[dfa.transitions[state, c]] == best]
             c = rng.choice(classes)
             out.append(rng.choice(self.class_bytes[c]))
             state = int(dfa.transitions[state, c])

@@ -513,12 +513,18 @@ class _Nfa:
         self.pattern = pattern
         self.eps: list[list[int]] = []
         self.edges: list[list[tuple[int, int, int]]] = []
+        # Per state: (repetition instance, index within its copy, copies left) for
+        # every optional copy of a counted repetition that encloses the state.
+        self.tags: list[list[tuple[int, int, int]]] = []
+        self.reps = 0
+        self.seq_cache: dict[CodeSet, list[list[tuple[int, int]]]] = {}
 
     def new(self) -> int:
         if len(self.eps) >= MAX_NFA_STATES:
             raise RegexError(f"pattern too large (> {MAX_NFA_STATES} NFA states)", 0, self.pattern)
         self.eps.append([])
         self.edges.append([])
+        self.tags.append([])
         return len(self.eps) - 1
 
     def build(self, node: tuple) -> tuple[int, int]:
@@ -558,8 +564,15 @@ class _Nfa:
         # construction sits in one small set, instead of carrying every later copy.
         exit_ = self.new()
         tail = exit_
-        for _ in range(hi - lo):
+        uid = self.reps
+        self.reps += 1
+        for left in range(1, hi - lo + 1):
+            first = len(self.eps)
             s, e = self.build(child)
+            # Copies are built identically, so state first+i is "the same place"
+            # in every copy; see _prune for why that matters.
+            for q in range(first, len(self.eps)):
+                self.tags[q].append((uid, q - first, left))
             head = self.new()
             self.eps[head].extend((s, exit_))
             self.eps[e].append(tail)
@@ -574,18 +587,20 @@ class _Nfa:
         # then lands close to the minimal DFA instead of one state per lead byte.
         by_suffix: dict[tuple[tuple[int, int], ...], int] = {(): exit_}
         seen_edges: set[tuple[int, int, int, int]] = set()
-        for lo, hi in cs:
-            for seq in _utf8_sequences(lo, hi):
-                src = entry
-                for k, (blo, bhi) in enumerate(seq):
-                    suffix = tuple(seq[k + 1 :])
-                    dst = by_suffix.get(suffix)
-                    if dst is None:
-                        dst = by_suffix[suffix] = self.new()
-                    if (src, blo, bhi, dst) not in seen_edges:
-                        seen_edges.add((src, blo, bhi, dst))
-                        self.edges[src].append((blo, bhi, dst))
-                    src = dst
+        seqs = self.seq_cache.get(cs)
+        if seqs is None:  # counted repetition rebuilds the same set many times
+            seqs = self.seq_cache[cs] = [q for lo, hi in cs for q in _utf8_sequences(lo, hi)]
+        for seq in seqs:
+            src = entry
+            for k, (blo, bhi) in enumerate(seq):
+                suffix = tuple(seq[k + 1 :])
+                dst = by_suffix.get(suffix)
+                if dst is None:
+                    dst = by_suffix[suffix] = self.new()
+                if (src, blo, bhi, dst) not in seen_edges:
+                    seen_edges.add((src, blo, bhi, dst))
+                    self.edges[src].append((blo, bhi, dst))
+                src = dst
         return entry, exit_
 
 
@@ -667,6 +682,27 @@ def _determinise(
             closure_memo[q] = got
         return got
 
+    tags = nfa.tags
+
+    def prune(states: frozenset[int]) -> frozenset[int]:
+        """Drop states whose language is contained in another member's.
+
+        The same place in two optional copies of one counted repetition: the
+        copy with more copies left accepts a superset (X{0,k} is in X{0,k+1}).
+        An ambiguous item (JSON's \\uXXXX vs a surrogate pair, counted once)
+        otherwise makes the subset construction track every possible count,
+        quadratic in the bound, although the minimal DFA only needs the best."""
+        best: dict[tuple[int, int], int] = {}
+        for q in states:
+            for uid, pos, left in tags[q]:
+                if best.get((uid, pos), 0) < left:
+                    best[(uid, pos)] = left
+        if not best:
+            return states
+        return frozenset(
+            q for q in states if all(best[(uid, pos)] == left for uid, pos, left in tags[q])
+        )
+
     ids: dict[frozenset[int], int] = {}
     sets: list[frozenset[int]] = []
     rows: list[list[int]] = []
@@ -680,7 +716,7 @@ def _determinise(
             sets.append(s)
         return got
 
-    intern(closure(start))
+    intern(prune(closure(start)))
     move_memo: dict[frozenset[int], int] = {}
     i = 0
     while i < len(sets):
@@ -694,7 +730,9 @@ def _determinise(
             key = frozenset(targets)
             d = move_memo.get(key)
             if d is None:
-                d = move_memo[key] = intern(frozenset().union(*(closure(t) for t in targets)))
+                d = move_memo[key] = intern(
+                    prune(frozenset().union(*(closure(t) for t in targets)))
+                )
             row[c] = d
         rows.append(row)
         i += 1
@@ -729,16 +767,65 @@ def refine_partition(trans: np.ndarray, labels: np.ndarray) -> np.ndarray:
     ``trans`` (n, k) (entries are state indices or -1 = dead sink).  Returns a
     block id per state.  Shared by byte-level and token-level minimisation.
 
-    Moore refinement: long counted repetitions need one round per position, so
-    each round hashes a state's successor blocks into one uint64 instead of
-    sorting whole rows.  The result is then checked exactly and, on a
-    (vanishingly unlikely) hash collision, redone with exact rows."""
+    Acyclic graphs (bounded patterns: most JSON schemas) are canonicalised
+    level by level from the sinks up (Revuz): equivalent states have equal
+    longest paths, so one pass suffices.  Otherwise Moore refinement, which
+    needs one round per position of a long counted repetition, so each round
+    hashes a state's successor blocks into one uint64; the result is then
+    checked exactly and, on a (vanishingly unlikely) collision, redone exactly."""
     # Identical columns cannot split anything: refine on distinct ones.
     cols = trans[:, np.unique(_row_ids(trans.T), return_index=True)[1]] if trans.size else trans
-    block = _refine(cols, labels, hashed=True)
-    if not _is_congruence(cols, labels, block):
-        block = _refine(cols, labels, hashed=False)
+    label_ids = np.unique(labels, return_inverse=True)[1].astype(np.int64).ravel()
+    levels = _longest_path_levels(cols)
+    if levels is not None:
+        return _canonical_by_level(cols, label_ids, levels)
+    block = _refine(cols, label_ids, hashed=True)
+    if not _is_congruence(cols, label_ids, block):
+        block = _refine(cols, label_ids, hashed=False)
     return block
+
+
+def _longest_path_levels(trans: np.ndarray) -> np.ndarray | None:
+    """Longest live path from each state (Kahn's algorithm from the sinks), or
+    None if the graph has a cycle."""
+    n, k = trans.shape
+    flat = trans.ravel()
+    live = flat >= 0
+    src = np.repeat(np.arange(n), k)[live]
+    dst = flat[live].astype(np.int64)
+    remaining = np.bincount(src, minlength=n)
+    preds = src[np.argsort(dst, kind="stable")]
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(dst, minlength=n))])
+    level = np.full(n, -1, dtype=np.int64)
+    frontier = np.flatnonzero(remaining == 0)
+    height = 0
+    while len(frontier):
+        level[frontier] = height
+        starts, counts = ptr[frontier], ptr[frontier + 1] - ptr[frontier]
+        total = int(counts.sum())
+        if total == 0:
+            break
+        offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+        ps = preds[offsets + np.arange(total)]
+        cand, hits = np.unique(ps, return_counts=True)
+        remaining[cand] -= hits
+        frontier = cand[remaining[cand] == 0]
+        height += 1
+    return level if (level >= 0).all() else None
+
+
+def _canonical_by_level(trans: np.ndarray, label_ids: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    n = trans.shape[0]
+    canon = np.full(n + 1, -1, dtype=np.int64)  # index -1 (dead) stays -1
+    order = np.argsort(levels, kind="stable")
+    bounds = np.flatnonzero(np.diff(levels[order])) + 1
+    next_id = 0
+    for group in np.split(order, bounds):
+        rows = np.column_stack([label_ids[group], canon[trans[group]]])
+        ids = _row_ids(rows)
+        canon[group] = ids + next_id
+        next_id += int(ids.max()) + 1
+    return canon[:n]
 
 
 def _minimise(trans: np.ndarray, accepting: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -760,8 +847,8 @@ def _minimise(trans: np.ndarray, accepting: np.ndarray) -> tuple[np.ndarray, np.
 
 def _refine(trans: np.ndarray, labels: np.ndarray, hashed: bool) -> np.ndarray:
     n, k = trans.shape
-    block = np.unique(labels, return_inverse=True)[1].astype(np.int64).ravel()
-    count = int(block.max()) + 1 if n else 0
+    block = labels.astype(np.int64)
+    count = len(np.unique(block)) if n else 0
     ext = np.empty(n + 1, dtype=np.int64)
     weights = np.random.default_rng(0x5EED).integers(1, 2**63, size=k + 1, dtype=np.uint64)
     while n:
@@ -804,23 +891,34 @@ def _row_ids(rows: np.ndarray) -> np.ndarray:
     return inverse.astype(np.int64).ravel()
 
 
+def bfs_order(succ: np.ndarray, start: int) -> np.ndarray:
+    """States in breadth-first discovery order from ``start``; ``succ`` is (n, k),
+    successors scanned in column order, entries outside [0, n) ignored.  Same
+    order as a queue-based BFS, computed one whole level at a time.  States not
+    reachable follow in index order."""
+    n = succ.shape[0]
+    seen = np.zeros(n, dtype=bool)
+    seen[start] = True
+    order = [np.array([start], dtype=np.int64)]
+    frontier = order[0]
+    while len(frontier):
+        nxt = succ[frontier].ravel()
+        nxt = nxt[(nxt >= 0) & (nxt < n)]
+        nxt = nxt[~seen[nxt]]
+        uniq, first = np.unique(nxt, return_index=True)
+        frontier = uniq[np.argsort(first, kind="stable")].astype(np.int64)
+        seen[frontier] = True
+        order.append(frontier)
+    order.append(np.flatnonzero(~seen))
+    return np.concatenate(order)
+
+
 def _renumber_bfs(trans: np.ndarray, accepting: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Breadth-first order from the start: start = 0, deterministic numbering."""
     n = trans.shape[0]
-    order = [0]
-    seen = np.zeros(n, dtype=bool)
-    seen[0] = True
-    i = 0
-    while i < len(order):
-        for t in trans[order[i]]:
-            t = int(t)
-            if t >= 0 and not seen[t]:
-                seen[t] = True
-                order.append(t)
-        i += 1
-    order_arr = np.array(order, dtype=np.int64)
+    order_arr = bfs_order(trans, 0)
     inv = np.full(n + 1, DEAD, dtype=np.int32)
-    inv[order_arr] = np.arange(len(order), dtype=np.int32)
+    inv[order_arr] = np.arange(n, dtype=np.int32)
     return inv[trans[order_arr]], accepting[order_arr]
 
 

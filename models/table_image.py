@@ -33,11 +33,14 @@ HEADER_CRC_OFFSET = 0x3C
 PAYLOAD_CRC_OFFSET = 0x40
 
 # Section ids, in image order.
-TOKEN_CLASS, NEXT_STATE, ACCEPTING, MASK_INDEX, MASK_ROWS, FORCED_TOKEN, FORCED_VALID = \
-    range(1, 8)
+TOKEN_CLASS, NEXT_STATE, ACCEPTING, MASK_INDEX, MASK_ROWS, FORCED_TOKEN, FORCED_VALID = range(1, 8)
 SECTION_NAMES = {
-    TOKEN_CLASS: "token_class", NEXT_STATE: "next_state", ACCEPTING: "accepting",
-    MASK_INDEX: "mask_index", MASK_ROWS: "mask_rows", FORCED_TOKEN: "forced_token",
+    TOKEN_CLASS: "token_class",
+    NEXT_STATE: "next_state",
+    ACCEPTING: "accepting",
+    MASK_INDEX: "mask_index",
+    MASK_ROWS: "mask_rows",
+    FORCED_TOKEN: "forced_token",
     FORCED_VALID: "forced_valid",
 }
 NUM_SECTIONS = len(SECTION_NAMES)
@@ -87,12 +90,15 @@ def export_image(tables: TokenTables, path: str | Path) -> dict[str, int]:
 
 def load_image(source: str | Path | bytes | bytearray | memoryview) -> TokenTables:
     """Parse and fully check an image; raises TableImageError on any defect."""
-    data = bytes(source) if isinstance(source, bytes | bytearray | memoryview) else \
-        Path(source).read_bytes()
+    data = (
+        bytes(source)
+        if isinstance(source, bytes | bytearray | memoryview)
+        else Path(source).read_bytes()
+    )
     fields, sections = _check_header(data)
     arrays = {}
     for s in sections:
-        raw = data[s.offset:s.offset + s.length]
+        raw = data[s.offset : s.offset + s.length]
         arrays[s.ident] = np.frombuffer(raw, dtype=f"<u{s.elem_bits // 8}").astype(np.int64)
     return _tables_from(fields, arrays)
 
@@ -138,7 +144,7 @@ def _bitmap(flags: np.ndarray) -> np.ndarray:
     words = (len(flags) + 31) // 32
     packed = np.zeros(words * 4, dtype=np.uint8)
     bits = np.packbits(flags.astype(bool), bitorder="little")
-    packed[:len(bits)] = bits
+    packed[: len(bits)] = bits
     return packed.view("<u4").astype(np.int64)
 
 
@@ -157,52 +163,101 @@ def _section_arrays(t: TokenTables) -> dict[int, tuple[int, int, np.ndarray]]:
 
 def _params(t: TokenTables) -> dict[str, int]:
     return {
-        "vocab_size": t.vocab_size, "num_states": t.num_states, "num_classes": t.num_classes,
-        "num_mask_rows": t.num_mask_rows, "words_per_row": t.words_per_row,
+        "vocab_size": t.vocab_size,
+        "num_states": t.num_states,
+        "num_classes": t.num_classes,
+        "num_mask_rows": t.num_mask_rows,
+        "words_per_row": t.words_per_row,
         "start_state": t.start,
         "final_state": NONE32 if t.final_state is None else t.final_state,
         "eos_id": NONE32 if t.eos_id is None else t.eos_id,
-        "reject_code": t.reject, "empty_row_code": t.empty_row,
-        "state_bits": t.state_bits, "class_bits": t.class_bits, "row_bits": t.row_bits,
+        "reject_code": t.reject,
+        "empty_row_code": t.empty_row,
+        "state_bits": t.state_bits,
+        "class_bits": t.class_bits,
+        "row_bits": t.row_bits,
         "token_bits": t.token_bits,
     }
 
 
 def _pack_header(t: TokenTables, sections: list[Section], total: int, payload_crc: int) -> bytes:
     p = _params(t)
-    head = bytearray(_HEADER.pack(
-        MAGIC, VERSION, HEADER_BYTES, total,
-        p["vocab_size"], p["num_states"], p["num_classes"], p["num_mask_rows"],
-        p["words_per_row"], p["start_state"], p["final_state"], p["eos_id"],
-        p["reject_code"], p["empty_row_code"],
-        p["state_bits"], p["class_bits"], p["row_bits"], p["token_bits"],
-        len(sections), MASK_WORD_BITS, 0, 0, payload_crc, 0))
+    head = bytearray(
+        _HEADER.pack(
+            MAGIC,
+            VERSION,
+            HEADER_BYTES,
+            total,
+            p["vocab_size"],
+            p["num_states"],
+            p["num_classes"],
+            p["num_mask_rows"],
+            p["words_per_row"],
+            p["start_state"],
+            p["final_state"],
+            p["eos_id"],
+            p["reject_code"],
+            p["empty_row_code"],
+            p["state_bits"],
+            p["class_bits"],
+            p["row_bits"],
+            p["token_bits"],
+            len(sections),
+            MASK_WORD_BITS,
+            0,
+            0,
+            payload_crc,
+            0,
+        )
+    )
     for s in sections:
         head += _SECTION.pack(s.ident, s.elem_bits, s.logical_bits, s.count, s.offset, s.length)
     struct.pack_into("<I", head, HEADER_CRC_OFFSET, zlib.crc32(bytes(head)))
     return bytes(head)
 
 
-_FIELDS = ("magic", "version", "header_bytes", "total_bytes", "vocab_size", "num_states",
-           "num_classes", "num_mask_rows", "words_per_row", "start_state", "final_state",
-           "eos_id", "reject_code", "empty_row_code", "state_bits", "class_bits", "row_bits",
-           "token_bits", "num_sections", "mask_word_bits", "reserved0", "header_crc32",
-           "payload_crc32", "reserved1")
+_FIELDS = (
+    "magic",
+    "version",
+    "header_bytes",
+    "total_bytes",
+    "vocab_size",
+    "num_states",
+    "num_classes",
+    "num_mask_rows",
+    "words_per_row",
+    "start_state",
+    "final_state",
+    "eos_id",
+    "reject_code",
+    "empty_row_code",
+    "state_bits",
+    "class_bits",
+    "row_bits",
+    "token_bits",
+    "num_sections",
+    "mask_word_bits",
+    "reserved0",
+    "header_crc32",
+    "payload_crc32",
+    "reserved1",
+)
 
 
 def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
     if len(data) < HEADER_FIXED_BYTES:
-        raise TableImageError(f"truncated image: {len(data)} bytes, header needs "
-                              f"{HEADER_FIXED_BYTES}")
+        raise TableImageError(
+            f"truncated image: {len(data)} bytes, header needs {HEADER_FIXED_BYTES}"
+        )
     f = dict(zip(_FIELDS, _HEADER.unpack_from(data, 0), strict=True))
     if f["magic"] != MAGIC:
         raise TableImageError(f"bad magic {f['magic']:#010x}, expected {MAGIC:#010x} ('TFSM')")
     if f["version"] != VERSION:
-        raise TableImageError(f"unsupported image version {f['version']} (this loader: "
-                              f"{VERSION})")
+        raise TableImageError(f"unsupported image version {f['version']} (this loader: {VERSION})")
     if f["num_sections"] != NUM_SECTIONS or f["header_bytes"] != HEADER_BYTES:
-        raise TableImageError(f"inconsistent header: {f['num_sections']} sections, "
-                              f"{f['header_bytes']} header bytes")
+        raise TableImageError(
+            f"inconsistent header: {f['num_sections']} sections, {f['header_bytes']} header bytes"
+        )
     if len(data) < HEADER_BYTES:
         raise TableImageError(f"truncated image: {len(data)} bytes < header {HEADER_BYTES}")
     head = bytearray(data[:HEADER_BYTES])
@@ -210,14 +265,15 @@ def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
     if zlib.crc32(bytes(head)) != f["header_crc32"]:
         raise TableImageError("header CRC mismatch")
     if len(data) < f["total_bytes"]:
-        raise TableImageError(f"truncated image: {len(data)} bytes, header says "
-                              f"{f['total_bytes']}")
+        raise TableImageError(f"truncated image: {len(data)} bytes, header says {f['total_bytes']}")
     if len(data) > f["total_bytes"]:
         raise TableImageError(f"{len(data) - f['total_bytes']} trailing bytes after image")
     if zlib.crc32(data[HEADER_BYTES:]) != f["payload_crc32"]:
         raise TableImageError("payload CRC mismatch")
-    sections = [Section(*_SECTION.unpack_from(data, HEADER_FIXED_BYTES + i * _SECTION.size))
-                for i in range(NUM_SECTIONS)]
+    sections = [
+        Section(*_SECTION.unpack_from(data, HEADER_FIXED_BYTES + i * _SECTION.size))
+        for i in range(NUM_SECTIONS)
+    ]
     _check_dimensions(f, sections)
     return f, sections
 
@@ -230,9 +286,12 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
     if v < 1 or s < 1 or c < 1:
         raise bad(f"vocab {v}, states {s}, classes {c} must be >= 1")
     derived = {
-        "state_bits": max(1, s.bit_length()), "class_bits": max(1, (c - 1).bit_length()),
-        "row_bits": max(1, r.bit_length()), "token_bits": max(1, (v - 1).bit_length()),
-        "words_per_row": (v + 31) // 32, "mask_word_bits": MASK_WORD_BITS,
+        "state_bits": max(1, s.bit_length()),
+        "class_bits": max(1, (c - 1).bit_length()),
+        "row_bits": max(1, r.bit_length()),
+        "token_bits": max(1, (v - 1).bit_length()),
+        "words_per_row": (v + 31) // 32,
+        "mask_word_bits": MASK_WORD_BITS,
     }
     derived["reject_code"] = (1 << derived["state_bits"]) - 1
     derived["empty_row_code"] = (1 << derived["row_bits"]) - 1
@@ -249,10 +308,13 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
         raise bad("eos id and final state must both be present or both absent")
     bitmap_words = (s + 31) // 32
     want_sections = {
-        TOKEN_CLASS: (derived["class_bits"], v), NEXT_STATE: (derived["state_bits"], c * s),
-        ACCEPTING: (32, bitmap_words), MASK_INDEX: (derived["row_bits"], s),
+        TOKEN_CLASS: (derived["class_bits"], v),
+        NEXT_STATE: (derived["state_bits"], c * s),
+        ACCEPTING: (32, bitmap_words),
+        MASK_INDEX: (derived["row_bits"], s),
         MASK_ROWS: (32, r * derived["words_per_row"]),
-        FORCED_TOKEN: (derived["token_bits"], s), FORCED_VALID: (32, bitmap_words),
+        FORCED_TOKEN: (derived["token_bits"], s),
+        FORCED_VALID: (32, bitmap_words),
     }
     seen = set()
     end = HEADER_BYTES
@@ -262,14 +324,19 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
         seen.add(sec.ident)
         logical, count = want_sections[sec.ident]
         if sec.logical_bits != logical or sec.elem_bits != storage_bits(logical):
-            raise bad(f"{sec.name} widths {sec.logical_bits}/{sec.elem_bits} bits, "
-                      f"expected {logical}/{storage_bits(logical)}")
+            raise bad(
+                f"{sec.name} widths {sec.logical_bits}/{sec.elem_bits} bits, "
+                f"expected {logical}/{storage_bits(logical)}"
+            )
         if sec.count != count or sec.length != count * sec.elem_bits // 8:
-            raise bad(f"{sec.name} has {sec.count} elements / {sec.length} bytes, "
-                      f"expected {count} elements")
+            raise bad(
+                f"{sec.name} has {sec.count} elements / {sec.length} bytes, "
+                f"expected {count} elements"
+            )
         if sec.offset % ALIGN or sec.offset < end or sec.offset + sec.length > f["total_bytes"]:
-            raise bad(f"{sec.name} at offset {sec.offset} is misaligned, overlapping or "
-                      "outside the image")
+            raise bad(
+                f"{sec.name} at offset {sec.offset} is misaligned, overlapping or outside the image"
+            )
         end = sec.offset + sec.length
 
 
@@ -294,10 +361,17 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
     if (forced_token[forced_valid] >= v).any():
         raise TableImageError("inconsistent dimensions: forced token out of range")
     return TokenTables(
-        vocab_size=v, num_states=s, num_classes=c, start=f["start_state"],
+        vocab_size=v,
+        num_states=s,
+        num_classes=c,
+        start=f["start_state"],
         eos_id=None if f["eos_id"] == NONE32 else f["eos_id"],
         final_state=None if f["final_state"] == NONE32 else f["final_state"],
-        token_class=token_class.astype(np.int32), next_state=next_state.astype(np.int32),
-        accepting=bits(arrays[ACCEPTING]), mask_index=mask_index.astype(np.int32),
+        token_class=token_class.astype(np.int32),
+        next_state=next_state.astype(np.int32),
+        accepting=bits(arrays[ACCEPTING]),
+        mask_index=mask_index.astype(np.int32),
         mask_rows=arrays[MASK_ROWS].reshape(r, f["words_per_row"]).astype(np.uint32),
-        forced_token=forced_token.astype(np.int32), forced_valid=forced_valid)
+        forced_token=forced_token.astype(np.int32),
+        forced_valid=forced_valid,
+    )

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.regex_dfa import ByteDFA, compile_regex, refine_partition
+from models.regex_dfa import ByteDFA, bfs_order, compile_regex, refine_partition
 from models.vocab import Vocabulary
 
 REJECT_CLASS = 0
@@ -275,29 +275,8 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
     trans_ext = np.full((n_dfa + 1, dfa.num_classes), dead, dtype=np.int32)
     trans_ext[:n_dfa] = np.where(dfa.transitions >= 0, dfa.transitions, dead)
 
-    # 1. Tokens -> byte-class sequences; tokens with equal sequences act alike.
-    table = bytes(int(c) for c in dfa.byte_class)
-    seq_ids: dict[bytes, int] = {}
-    token_seq = np.full(len(vocab), -1, dtype=np.int64)  # -1: never allowed
-    for i, tok in enumerate(vocab.tokens):
-        if tok and i not in vocab.special:
-            token_seq[i] = seq_ids.setdefault(tok.translate(table), len(seq_ids))
-
-    # 2. Each sequence as a function over DFA states, composed through a trie of
-    #    shared prefix *functions* (few distinct ones), one vector op per new one.
-    seq_func, funcs = _sequence_functions(list(seq_ids), trans_ext)
-
-    # 3. Distinct whole-token functions that are live somewhere; token -> row of fmat.
-    final_f = np.unique(seq_func)
-    live_f = [int(f) for f in final_f if (funcs[f][:n_dfa] != dead).any()]
-    remap_f = np.full(len(funcs), -1, dtype=np.int64)
-    remap_f[live_f] = np.arange(len(live_f))
-    token_func = np.full(len(vocab), -1, dtype=np.int64)
-    has_seq = token_seq >= 0
-    token_func[has_seq] = remap_f[seq_func[token_seq[has_seq]]]
-    fmat = (
-        np.stack([funcs[f] for f in live_f]) if live_f else np.zeros((0, n_dfa + 1), dtype=np.int32)
-    )
+    # 1-3. Each token as a function over DFA states (row of fmat; -1: never).
+    token_func, fmat = _token_functions(dfa, vocab, trans_ext)
 
     # 4. DFA states reachable at token boundaries (start first).
     reach = _reachable(fmat, dfa.start, dead)
@@ -360,17 +339,7 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
     mask_index, mask_rows = _mask_rows(allowed_cls, token_class, len(vocab))
 
     # 9. Jump-forward: exactly one allowed token and not accepting.
-    class_size = np.bincount(token_class, minlength=num_classes)
-    counts = class_size @ allowed_cls.astype(np.int64)
-    single = np.flatnonzero(class_size == 1)
-    single_tok = np.zeros(num_classes, dtype=np.int64)
-    single_tok[token_class[np.isin(token_class, single)]] = np.flatnonzero(
-        np.isin(token_class, single)
-    )
-    forced_valid = (counts == 1) & ~accepting
-    forced_token = np.zeros(num_states, dtype=np.int32)
-    for s in np.flatnonzero(forced_valid):
-        forced_token[s] = single_tok[np.flatnonzero(allowed_cls[:, s])[0]]
+    forced_token, forced_valid = _forced_tokens(allowed_cls, token_class, accepting)
 
     dfa_state_of = np.append(reach[rep[state_order]], -1) if has_eos else reach[rep[state_order]]
     tables = TokenTables(
@@ -395,6 +364,53 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
         seconds=0.0,
     )
     return tables, info
+
+
+def _token_functions(
+    dfa: ByteDFA, vocab: Vocabulary, trans_ext: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """token -> row of the returned function matrix (-1: never allowed), and the
+    matrix of distinct whole-token functions over DFA states (+ sink column)
+    that are live from at least one state."""
+    n_dfa = dfa.num_states
+    dead = n_dfa
+    # Tokens whose bytes map to the same byte-class sequence act alike.
+    table = bytes(int(c) for c in dfa.byte_class)
+    seq_ids: dict[bytes, int] = {}
+    token_seq = np.full(len(vocab), -1, dtype=np.int64)
+    for i, tok in enumerate(vocab.tokens):
+        if tok and i not in vocab.special:
+            token_seq[i] = seq_ids.setdefault(tok.translate(table), len(seq_ids))
+    seq_func, funcs = _sequence_functions(list(seq_ids), trans_ext)
+    live_f = [int(f) for f in np.unique(seq_func) if (funcs[f][:n_dfa] != dead).any()]
+    remap_f = np.full(len(funcs), -1, dtype=np.int64)
+    remap_f[live_f] = np.arange(len(live_f))
+    token_func = np.full(len(vocab), -1, dtype=np.int64)
+    has_seq = token_seq >= 0
+    token_func[has_seq] = remap_f[seq_func[token_seq[has_seq]]]
+    if not live_f:
+        return token_func, np.zeros((0, n_dfa + 1), dtype=np.int32)
+    return token_func, np.stack([funcs[f] for f in live_f])
+
+
+def _forced_tokens(
+    allowed_cls: np.ndarray, token_class: np.ndarray, accepting: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per state: the single allowed token when exactly one is allowed and the
+    state is not accepting (jump-forward), else 0 / invalid."""
+    num_classes, num_states = allowed_cls.shape
+    class_size = np.bincount(token_class, minlength=num_classes)
+    counts = class_size @ allowed_cls.astype(np.int64)
+    lone_member = np.zeros(num_classes, dtype=np.int64)
+    in_single = np.flatnonzero(class_size[token_class] == 1)
+    lone_member[token_class[in_single]] = in_single
+    forced_valid = (counts == 1) & ~accepting
+    forced_token = np.zeros(num_states, dtype=np.int32)
+    states = np.flatnonzero(forced_valid)
+    if len(states):
+        # The one allowed class in each forced state has exactly one member.
+        forced_token[states] = lone_member[np.argmax(allowed_cls[:, states], axis=0)]
+    return forced_token, forced_valid
 
 
 def _sequence_functions(
@@ -469,20 +485,8 @@ def _row_ids_first_order(rows: np.ndarray) -> np.ndarray:
 
 
 def _bfs_order(class_rows: np.ndarray, start: int, n: int) -> np.ndarray:
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    seen = np.zeros(n + 1, dtype=bool)
-    seen[start] = True
-    order = [start]
-    i = 0
-    while i < len(order):
-        for t in class_rows[:, order[i]].tolist():
-            if 0 <= t < n and not seen[t]:
-                seen[t] = True
-                order.append(t)
-        i += 1
-    rest = [s for s in range(n) if not seen[s]]  # cannot happen: all reachable
-    return np.array(order + rest, dtype=np.int64)
+    # Rows are classes; FINAL (index n) and rejects fall outside [0, n).
+    return bfs_order(np.ascontiguousarray(class_rows[:, :n].T), start)
 
 
 def _mask_rows(

@@ -22,21 +22,31 @@ from models.vocab import Vocabulary
 BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 OUT = Path("build/bench/fsm_model.json")
 # BRIEF section 3, measured with outlines-core / by hand on this machine class.
-BRIEF_SIZES = {"dfa_states": 1649, "token_states": 1645, "mask_rows": 82, "classes": 155,
-               "outlines_index_s": 0.8}
+BRIEF_SIZES = {
+    "dfa_states": 1649,
+    "token_states": 1645,
+    "mask_rows": 82,
+    "classes": 155,
+    "outlines_index_s": 0.8,
+}
 
 
 def run(repeats: int = 5, outlines_repeats: int = 3) -> dict:
     """Measure ours (compile + build, median of ``repeats``) and outlines-core."""
     t0 = time.perf_counter()
     vocab = Vocabulary.gpt2()
-    result: dict = {"regex": BRIEF, "vocab": "gpt2", "vocab_size": len(vocab),
-                    "vocab_load_s": round(time.perf_counter() - t0, 4)}
+    result: dict = {
+        "regex": BRIEF,
+        "vocab": "gpt2",
+        "vocab_size": len(vocab),
+        "vocab_load_s": round(time.perf_counter() - t0, 4),
+    }
     result["ours"] = _ours(vocab, repeats)
     result["outlines_core"] = _outlines(vocab, outlines_repeats)
     if result["outlines_core"].get("available"):
         result["speedup_vs_outlines"] = round(
-            result["outlines_core"]["index_build_s_median"] / result["ours"]["total_s_median"], 2)
+            result["outlines_core"]["index_build_s_median"] / result["ours"]["total_s_median"], 2
+        )
     result["tekken"] = _tekken(repeats=1)
     result["brief_reference"] = BRIEF_SIZES
     return result
@@ -49,23 +59,31 @@ def main() -> int:
     ours = result["ours"]
     print(f"regex: {BRIEF}")
     print(f"GPT-2 ({result['vocab_size']} tokens), vocab load {result['vocab_load_s']:.3f} s")
-    print(f"ours : compile {ours['compile_s_median'] * 1e3:.1f} ms + tables "
-          f"{ours['build_s_median'] * 1e3:.1f} ms = {ours['total_s_median'] * 1e3:.1f} ms median "
-          f"(first run {ours['total_s_first'] * 1e3:.1f} ms)")
+    print(
+        f"ours : compile {ours['compile_s_median'] * 1e3:.1f} ms + tables "
+        f"{ours['build_s_median'] * 1e3:.1f} ms = {ours['total_s_median'] * 1e3:.1f} ms median "
+        f"(first run {ours['total_s_first'] * 1e3:.1f} ms)"
+    )
     s = ours["sizes"]
-    print(f"       DFA {s['dfa_states']} states (unminimised {s['dfa_states_unminimised']}), "
-          f"token states {s['token_states']} (incl. FINAL), classes {s['classes']}, "
-          f"mask rows {s['mask_rows']}, forced states {s['forced_states']}")
+    print(
+        f"       DFA {s['dfa_states']} states (unminimised {s['dfa_states_unminimised']}), "
+        f"token states {s['token_states']} (incl. FINAL), classes {s['classes']}, "
+        f"mask rows {s['mask_rows']}, forced states {s['forced_states']}"
+    )
     for name, nbytes in s["image_section_bytes"].items():
         print(f"       {name:<13} {nbytes:>10,} bytes")
-    print(f"       image {s['image_bytes']:,} bytes; logical {s['total_bits']:,} bits "
-          f"({s['total_bits'] / 8 / 2**20:.2f} MiB); undeduplicated masks would be "
-          f"{s['undeduplicated_mask_bytes'] / 2**20:.2f} MiB")
+    print(
+        f"       image {s['image_bytes']:,} bytes; logical {s['total_bits']:,} bits "
+        f"({s['total_bits'] / 8 / 2**20:.2f} MiB); undeduplicated masks would be "
+        f"{s['undeduplicated_mask_bytes'] / 2**20:.2f} MiB"
+    )
     oc = result["outlines_core"]
     if oc.get("available"):
-        print(f"outlines-core {oc['version']}: Index build {oc['index_build_s_median']:.3f} s "
-              f"median of {oc['repeats']}; {oc['states']} states, {oc['distinct_masks']} "
-              f"distinct masks -> ours is {result['speedup_vs_outlines']}x faster")
+        print(
+            f"outlines-core {oc['version']}: Index build {oc['index_build_s_median']:.3f} s "
+            f"median of {oc['repeats']}; {oc['states']} states, {oc['distinct_masks']} "
+            f"distinct masks -> ours is {result['speedup_vs_outlines']}x faster"
+        )
     else:
         print(f"outlines-core: {oc['note']}")
     print(f"tekken: {result['tekken'].get('note', result['tekken'])}")
@@ -104,8 +122,12 @@ def _ours(vocab: Vocabulary, repeats: int) -> dict:
             "classes": t.num_classes,
             "mask_rows": t.num_mask_rows,
             "forced_states": int(t.forced_valid.sum()),
-            "widths_bits": {"state": t.state_bits, "class": t.class_bits, "row": t.row_bits,
-                            "token": t.token_bits},
+            "widths_bits": {
+                "state": t.state_bits,
+                "class": t.class_bits,
+                "row": t.row_bits,
+                "token": t.token_bits,
+            },
             "table_bits": bits,
             "total_bits": sum(bits.values()),
             "image_section_bytes": {sec.name: sec.length for sec in parse_sections(image)},
@@ -121,8 +143,10 @@ def _outlines(vocab: Vocabulary, repeats: int) -> dict:
         from outlines_core import Index
         from outlines_core import Vocabulary as OVocab
     except ImportError as exc:
-        return {"available": False, "note": f"outlines-core not installed ({exc}); "
-                "ours reported alone"}
+        return {
+            "available": False,
+            "note": f"outlines-core not installed ({exc}); ours reported alone",
+        }
     from importlib.metadata import version
 
     tokens: dict[bytes, list[int]] = {}
@@ -142,11 +166,16 @@ def _outlines(vocab: Vocabulary, repeats: int) -> dict:
     for state, nxt in trans.items():
         eos = {vocab.eos_id} if index.is_final_state(state) else set()
         masks.add(frozenset(nxt) | eos)
-    return {"available": True, "version": version("outlines-core"), "repeats": repeats,
-            "index_build_s_median": round(statistics.median(times), 4),
-            "index_build_s_all": [round(x, 4) for x in times],
-            "states": len(trans), "distinct_masks": len(masks),
-            "module": outlines_core.__name__}
+    return {
+        "available": True,
+        "version": version("outlines-core"),
+        "repeats": repeats,
+        "index_build_s_median": round(statistics.median(times), 4),
+        "index_build_s_all": [round(x, 4) for x in times],
+        "states": len(trans),
+        "distinct_masks": len(masks),
+        "module": outlines_core.__name__,
+    }
 
 
 def _tekken(repeats: int) -> dict:
@@ -158,8 +187,10 @@ def _tekken(repeats: int) -> dict:
             if cand.is_file():
                 path = cand
     if path is None:
-        return {"available": False,
-                "note": "mistral-common (tekken_240911.json) not installed: tekken skipped"}
+        return {
+            "available": False,
+            "note": "mistral-common (tekken_240911.json) not installed: tekken skipped",
+        }
     vocab = Vocabulary.from_tekken(path)
     ours = _ours(vocab, repeats)
     return {"available": True, "vocab_size": len(vocab), **ours}

@@ -4,6 +4,7 @@ random strings; UTF-8 well-formedness; minimisation; the ByteDFA contract."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -13,7 +14,16 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.dfa_sample import DfaSampler, distance_to_accept, shortest_accepted
+from models.dfa_sample import (
+    DfaSampler,
+    distance_to_accept,
+    enumerate_accepted,
+    random_prefix,
+    sample_accepted,
+    sample_many,
+    sample_texts,
+    shortest_accepted,
+)
 from models.regex_dfa import ByteDFA, RegexError, compile_regex, dfa_difference
 
 BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
@@ -73,11 +83,43 @@ PATTERNS = [
     r"[^\x00-\U0010FFFF]",
     r"a{0}b",
     r"(a|b)*abb",
+    r"(a|aa|b){2,9}c",
+    r"((a|ab){0,3}b){1,3}",
+    r'"(?:[^"\\]|\\u[0-9a-f]{2}|\\u[d][89ab]\\u[d][c-f]){1,12}"',
 ]
 
-EXTRA = ["a", "b", "0", "9", " ", "\n", "\t", '"', "\\", "é", "€", "日", "😀", "\x00",
-         "\x7f", "\x80", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\uffff", "\U00010000",
-         "\U0010ffff", "A", "_", "-", ".", "@", "ß", "ω"]
+EXTRA = [
+    "a",
+    "b",
+    "0",
+    "9",
+    " ",
+    "\n",
+    "\t",
+    '"',
+    "\\",
+    "é",
+    "€",
+    "日",
+    "😀",
+    "\x00",
+    "\x7f",
+    "\x80",
+    "\u07ff",
+    "\u0800",
+    "\ud7ff",
+    "\ue000",
+    "\uffff",
+    "\U00010000",
+    "\U0010ffff",
+    "A",
+    "_",
+    "-",
+    ".",
+    "@",
+    "ß",
+    "ω",
+]
 
 
 def oracle(pattern: str, text: str) -> bool:
@@ -147,7 +189,7 @@ def test_dfa_bytes_vs_oracle(pattern, dfas):
         data = bytearray(rng.choice(samples) if samples else b"")
         for _ in range(rng.randint(1, 2)):
             pos = rng.randint(0, len(data))
-            data[pos:pos + rng.randint(0, 1)] = bytes([rng.randrange(256)])
+            data[pos : pos + rng.randint(0, 1)] = bytes([rng.randrange(256)])
         assert dfa.accepts(bytes(data)) == byte_oracle(pattern, bytes(data)), (pattern, data)
 
 
@@ -168,11 +210,24 @@ MALFORMED = [
     b"\xe2\x82",  # truncated
     b"\xc3\xa9\xa9",  # stray continuation
 ]
-WELL_FORMED = ["\x00", "\x7f", "\x80", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\uffff",
-               "\U00010000", "\U0010ffff", "é", "€", "😀"]
+WELL_FORMED = [
+    "\x00",
+    "\x7f",
+    "\x80",
+    "\u07ff",
+    "\u0800",
+    "\ud7ff",
+    "\ue000",
+    "\uffff",
+    "\U00010000",
+    "\U0010ffff",
+    "é",
+    "€",
+    "😀",
+]
 
 
-@pytest.mark.parametrize("pattern", [".", "[^\"]", r"\W", r"\S", r"\D", "[^a]", ".*", "[^\n]+"])
+@pytest.mark.parametrize("pattern", [".", '[^"]', r"\W", r"\S", r"\D", "[^a]", ".*", "[^\n]+"])
 def test_utf8_well_formed_only(pattern):
     dfa = compile_regex(pattern)
     for data in MALFORMED:
@@ -218,8 +273,9 @@ def _count_accepted(dfa: ByteDFA, length: int) -> int:
     return int(sum(vec[s] for s in np.flatnonzero(dfa.accepting)))
 
 
-@pytest.mark.parametrize("pattern, excluded", [(".", {0x0A}), ('[^"]', {0x22}),
-                                               ("[^é€]", {0xE9, 0x20AC}), (r"\W", None)])
+@pytest.mark.parametrize(
+    "pattern, excluded", [(".", {0x0A}), ('[^"]', {0x22}), ("[^é€]", {0xE9, 0x20AC}), (r"\W", None)]
+)
 def test_single_char_language_is_exact(pattern, excluded):
     """Every scalar value is classified like the oracle, and the DFA accepts no
     other byte string of 1-4 bytes: counts match exactly, so nothing malformed."""
@@ -311,6 +367,49 @@ def test_minimised_equivalent_to_unminimised(pattern, dfas):
     assert small.num_states <= big.num_states
 
 
+AMBIGUOUS = [r"(a|aa|b){2,5}c", r"((a|ab){0,3}b){0,3}", r"(a{1,2}|ab){0,4}b?", r"(a|aa)(a|aa){1,3}"]
+
+
+@pytest.mark.parametrize("pattern", AMBIGUOUS)
+def test_ambiguous_counted_repetition_exhaustive(pattern):
+    """Items with ambiguous lengths let the subset construction prune copies that
+    another copy subsumes; check every string over {a, b, c} up to length 9."""
+    dfa = compile_regex(pattern)
+    big = compile_regex(pattern, minimise=False)
+    for n in range(10):
+        for letters in itertools.product("abc", repeat=n):
+            w = "".join(letters)
+            want = oracle(pattern, w)
+            assert dfa.accepts(w.encode()) == want, (pattern, w)
+            assert big.accepts(w.encode()) == want, (pattern, w)
+
+
+def test_ambiguous_json_escape_repetition_stays_linear():
+    """JSON string content where a surrogate-pair escape counts once but is also
+    two single escapes: without pruning the unminimised DFA grows with the
+    square of the bound (225k states at 200); with it, linearly."""
+    item = (
+        r'(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|'
+        r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    )
+    sizes = {}
+    for n in (50, 100, 200):
+        big = compile_regex(f'"{item}{{1,{n}}}"', minimise=False)
+        small = compile_regex(f'"{item}{{1,{n}}}"')
+        sizes[n] = (big.num_states, small.num_states)
+        assert big.num_states < 25 * n
+    assert sizes[200][0] < 2.2 * sizes[100][0]
+    pattern = f'"{item}{{1,6}}"'
+    dfa = compile_regex(pattern)
+    for text in [
+        '"\\ud800\\udc00\\ud800\\udc00\\ud800\\udc00\\ud800\\udc00"',
+        '"\\ud800\\udc00' * 1 + "\\u0041" * 5 + '"',
+        '"' + "\\u0041" * 7 + '"',
+        '"\\ud800\\udc00\\ud800\\udc00\\ud800\\udc00a\\ud800\\udc00xy"',
+    ]:
+        assert dfa.accepts(text.encode()) == oracle(pattern, text), text
+
+
 def test_dfa_difference_finds_counterexample():
     diff = dfa_difference(compile_regex("a*"), compile_regex("a+"))
     assert diff == b""
@@ -326,10 +425,12 @@ def test_minimised_has_no_equivalent_states(pattern, dfas):
         pytest.skip("pairwise check kept for small DFAs")
     for a in range(dfa.num_states):
         for b in range(a + 1, dfa.num_states):
-            da = ByteDFA(dfa.num_states, a, dfa.accepting, dfa.byte_class, dfa.num_classes,
-                         dfa.transitions)
-            db = ByteDFA(dfa.num_states, b, dfa.accepting, dfa.byte_class, dfa.num_classes,
-                         dfa.transitions)
+            da = ByteDFA(
+                dfa.num_states, a, dfa.accepting, dfa.byte_class, dfa.num_classes, dfa.transitions
+            )
+            db = ByteDFA(
+                dfa.num_states, b, dfa.accepting, dfa.byte_class, dfa.num_classes, dfa.transitions
+            )
             assert dfa_difference(da, db) is not None, (pattern, a, b)
 
 
@@ -347,8 +448,7 @@ def test_bytedfa_contract(pattern, dfas):
     live = dist >= 0
     assert live[1:].all(), "trimmed: every non-start state reaches acceptance"
     # Byte classes are as coarse as possible: no two classes have equal columns.
-    assert len({dfa.transitions[:, c].tobytes() for c in range(dfa.num_classes)}) == \
-        dfa.num_classes
+    assert len({dfa.transitions[:, c].tobytes() for c in range(dfa.num_classes)}) == dfa.num_classes
     short = shortest_accepted(dfa)
     if short is not None:
         state = dfa.run(dfa.start, short)
@@ -366,8 +466,12 @@ def test_brief_regex_sizes(dfas):
 
 
 def test_lazy_and_greedy_same_language():
-    for greedy, lazy in [("a*b", "a*?b"), ("(ab)+c", "(ab)+?c"), ("x{2,5}", "x{2,5}?"),
-                         ("a?b", "a??b")]:
+    for greedy, lazy in [
+        ("a*b", "a*?b"),
+        ("(ab)+c", "(ab)+?c"),
+        ("x{2,5}", "x{2,5}?"),
+        ("a?b", "a??b"),
+    ]:
         assert dfa_difference(compile_regex(greedy), compile_regex(lazy)) is None
 
 
@@ -426,3 +530,36 @@ def compile_regex_cached(pattern: str) -> ByteDFA:
     if pattern not in _CACHE:
         _CACHE[pattern] = compile_regex(pattern)
     return _CACHE[pattern]
+
+
+def test_dfa_sample_helpers():
+    dfa = compile_regex(r"(ab|c){1,3}d?")
+    texts = sample_texts(dfa, 30, seed=3, max_len=4)
+    assert len(texts) == 30 and all(oracle(r"(ab|c){1,3}d?", t) for t in texts)
+    assert sample_accepted(dfa, 5) == sample_accepted(dfa, random.Random(5))
+    assert sample_many(compile_regex(r"[^\x00-\U0010FFFF]"), 3) == []
+    dist = distance_to_accept(dfa)
+    for seed in range(20):
+        prefix = random_prefix(dfa, seed, 3)
+        state = dfa.run(dfa.start, prefix)
+        assert state >= 0 and dist[state] >= 0
+    assert sorted(enumerate_accepted(compile_regex("[ab]{0,2}"), 3)) == [b"", b"a", b"aa"]
+    assert shortest_accepted(dfa) == b"c"
+    long = DfaSampler(compile_regex("x{5,}y")).accepted(random.Random(0), max_len=2)
+    assert long is not None and oracle("x{5,}y", long.decode())
+
+
+@pytest.mark.parametrize("pattern", [BRIEF, r"\d{4}-\d{2}-\d{2}", r"(a|aa|b){2,9}c", r".{0,3}"])
+def test_acyclic_minimiser_agrees_with_moore(pattern):
+    """Both minimisers of refine_partition give the same grouping on acyclic DFAs."""
+    from models import regex_dfa as rd
+
+    big = compile_regex(pattern, minimise=False)
+    labels = big.accepting.astype(np.int64)
+    levels = rd._longest_path_levels(big.transitions)
+    assert levels is not None
+    revuz = rd._canonical_by_level(big.transitions, labels, levels)
+    moore = rd._refine(big.transitions, labels, hashed=False)
+    pairs = set(zip(revuz.tolist(), moore.tolist(), strict=True))
+    assert len(pairs) == len(set(revuz.tolist())) == len(set(moore.tolist()))
+    assert rd._longest_path_levels(compile_regex(r"(ab)+c").transitions) is None

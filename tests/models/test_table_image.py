@@ -35,12 +35,14 @@ def brief_image(brief_fsm) -> bytes:
 
 
 def small_fsms() -> list[TokenFSM]:
-    v = Vocabulary.from_list(["a", "b", "ab", "1", "12", ".", b"\xc3", b"\xa9", "é", "<x>"],
-                             eos="</s>", special=[9])
+    v = Vocabulary.from_list(
+        ["a", "b", "ab", "1", "12", ".", b"\xc3", b"\xa9", "é", "<x>"], eos="</s>", special=[9]
+    )
     no_eos = Vocabulary.from_list(["a", "b", "ab"])
-    return [TokenFSM.build(compile_regex(p), v) for p in
-            (r"[0-9]+(\.[0-9]+)?", r"(ab)*é?", r"[^\x00-\U0010FFFF]", r"a")] + \
-        [TokenFSM.build(compile_regex(r"(ab|b)+"), no_eos)]
+    return [
+        TokenFSM.build(compile_regex(p), v)
+        for p in (r"[0-9]+(\.[0-9]+)?", r"(ab)*é?", r"[^\x00-\U0010FFFF]", r"a")
+    ] + [TokenFSM.build(compile_regex(r"(ab|b)+"), no_eos)]
 
 
 def assert_same_behaviour(a: TokenFSM, b: TokenFSM, rng: random.Random, walks: int) -> None:
@@ -57,8 +59,11 @@ def assert_same_behaviour(a: TokenFSM, b: TokenFSM, rng: random.Random, walks: i
         seq, state = [], a.start
         for _ in range(rng.randint(0, 30)):
             ids = a.allowed_ids(state)
-            t = int(rng.choice(ids.tolist())) if len(ids) and rng.random() < 0.9 \
+            t = (
+                int(rng.choice(ids.tolist()))
+                if len(ids) and rng.random() < 0.9
                 else rng.randrange(v)
+            )
             seq.append(t)
             state = a.advance(state, t)
             if state is None:
@@ -105,7 +110,7 @@ def _patch(data: bytes, offset: int, fmt: str, value: int, reseal: bool = True) 
     struct.pack_into(fmt, buf, offset, value)
     if reseal:
         struct.pack_into("<I", buf, ti.HEADER_CRC_OFFSET, 0)
-        crc = zlib.crc32(bytes(buf[:ti.HEADER_BYTES]))
+        crc = zlib.crc32(bytes(buf[: ti.HEADER_BYTES]))
         struct.pack_into("<I", buf, ti.HEADER_CRC_OFFSET, crc)
     return bytes(buf)
 
@@ -137,8 +142,8 @@ def corruptions(img: bytes) -> list[tuple[str, bytes, str]]:
         ("section offset", _patch(img, first_table + 16 + 8, "<I", 190), "next_state at offset"),
         ("num_sections", _patch(img, 0x38, "<H", 6), "inconsistent header"),
         ("truncated header", img[:40], "truncated image"),
-        ("truncated table", img[:ti.HEADER_BYTES - 8], "truncated image"),
-        ("truncated payload", img[:len(img) // 2], "truncated image"),
+        ("truncated table", img[: ti.HEADER_BYTES - 8], "truncated image"),
+        ("truncated payload", img[: len(img) // 2], "truncated image"),
         ("missing last byte", img[:-1], "truncated image"),
         ("trailing bytes", img + b"\0" * 8, "trailing bytes"),
     ]
@@ -168,9 +173,17 @@ def test_readmemh_files(brief_fsm, tmp_path):
     t = brief_fsm.tables
     paths = ti.export_readmemh(t, tmp_path)
     names = {p.name for p in paths}
-    assert {"token_class.hex", "next_state.hex", "accepting.hex", "mask_index.hex",
-            "mask_rows.hex", "forced_token.hex", "forced_valid.hex", "params.svh",
-            "params.json"} == names
+    assert {
+        "token_class.hex",
+        "next_state.hex",
+        "accepting.hex",
+        "mask_index.hex",
+        "mask_rows.hex",
+        "forced_token.hex",
+        "forced_valid.hex",
+        "params.svh",
+        "params.json",
+    } == names
 
     def read(name: str) -> np.ndarray:
         lines = (tmp_path / name).read_text().splitlines()
@@ -178,14 +191,13 @@ def test_readmemh_files(brief_fsm, tmp_path):
         return np.array([int(x, 16) for x in lines[1:]], dtype=np.int64)
 
     assert np.array_equal(read("token_class.hex"), t.token_class)
-    assert np.array_equal(read("next_state.hex").reshape(t.num_classes, t.num_states),
-                          t.next_state)
+    assert np.array_equal(read("next_state.hex").reshape(t.num_classes, t.num_states), t.next_state)
     assert np.array_equal(read("mask_index.hex"), t.mask_index)
     assert np.array_equal(read("mask_rows.hex").reshape(t.num_mask_rows, -1), t.mask_rows)
     assert np.array_equal(read("forced_token.hex"), t.forced_token)
     acc = read("accepting.hex")
     bits = np.unpackbits(acc.astype("<u4").view(np.uint8), bitorder="little")
-    assert np.array_equal(bits[:t.num_states].astype(bool), t.accepting)
+    assert np.array_equal(bits[: t.num_states].astype(bool), t.accepting)
     lines = (tmp_path / "next_state.hex").read_text().splitlines()[1:]
     assert all(len(x) == (t.state_bits + 3) // 4 for x in lines)
     svh = (tmp_path / "params.svh").read_text()

@@ -28,6 +28,12 @@ from models.vocab import Vocabulary
 
 BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 NUMBER = r"[0-9]+(\.[0-9]+)?"
+# A JSON string of 1-12 code points as json_schema spells it: an escaped
+# surrogate pair counts once, which makes the counted item ambiguous.
+JSON_STRING_1_12 = (
+    r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|'
+    r'\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}){1,12}"'
+)
 
 
 # ----------------------------------------------------------------------------
@@ -90,7 +96,7 @@ def greedy(pattern: str) -> str:
     while i < n:
         c = pattern[i]
         if c == "\\":
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i, after_quant = i + 2, False
             continue
         if c == "[":
@@ -98,7 +104,7 @@ def greedy(pattern: str) -> str:
             j += pattern.startswith("]", j)
             while j < n and pattern[j] != "]":
                 j += 2 if pattern[j] == "\\" else 1
-            out.append(pattern[i:j + 1])
+            out.append(pattern[i : j + 1])
             i, after_quant = j + 1, False
             continue
         if c == "?" and after_quant:
@@ -106,7 +112,7 @@ def greedy(pattern: str) -> str:
             continue
         if c == "{" and "}" in pattern[i:]:
             j = pattern.index("}", i)
-            out.append(pattern[i:j + 1])
+            out.append(pattern[i : j + 1])
             i, after_quant = j + 1, True
             continue
         after_quant = c in "*+?"
@@ -134,8 +140,11 @@ class Oracle:
             return False
         lo, hi = rng
         cands = {lo, hi} | {c + d for c in self.points for d in (-1, 0, 1)}
-        return any(self.rx.fullmatch(text + chr(c), partial=True) is not None
-                   for c in sorted(cands) if lo <= c <= hi and not 0xD800 <= c <= 0xDFFF)
+        return any(
+            self.rx.fullmatch(text + chr(c), partial=True) is not None
+            for c in sorted(cands)
+            if lo <= c <= hi and not 0xD800 <= c <= 0xDFFF
+        )
 
     def accepts(self, data: bytes) -> bool:
         try:
@@ -179,7 +188,7 @@ def brief_fsm(gpt2) -> TokenFSM:
 def partial_ids(gpt2) -> np.ndarray:
     """GPT-2 tokens that are not valid UTF-8 on their own (split characters)."""
     out = []
-    for i, t in enumerate(gpt2.tokens[:gpt2.eos_id]):
+    for i, t in enumerate(gpt2.tokens[: gpt2.eos_id]):
         try:
             t.decode("utf-8")
         except UnicodeDecodeError:
@@ -195,9 +204,11 @@ def partial_ids(gpt2) -> np.ndarray:
 def test_brief_sizes_on_gpt2(brief_fsm):
     t = brief_fsm.tables
     info = brief_fsm.info
-    print(f"\nBRIEF on GPT-2: DFA {info.dfa_states} states, {info.reachable_states} reachable at "
-          f"token boundaries, token states {t.num_states} (incl. FINAL), classes "
-          f"{t.num_classes}, mask rows {t.num_mask_rows}, build {info.seconds:.3f} s")
+    print(
+        f"\nBRIEF on GPT-2: DFA {info.dfa_states} states, {info.reachable_states} reachable at "
+        f"token boundaries, token states {t.num_states} (incl. FINAL), classes "
+        f"{t.num_classes}, mask rows {t.num_mask_rows}, build {info.seconds:.3f} s"
+    )
     assert t.num_classes <= 155
     assert t.num_mask_rows <= 82
     assert t.num_states <= 1646  # 1,645 grammar states + FINAL
@@ -226,8 +237,15 @@ def test_number_regex_outlines_bug_directed(gpt2):
     oracle.check(fsm, s, b"12", range(len(gpt2)))  # every token after "12"
 
 
-def _random_path_check(fsm: TokenFSM, oracle: Oracle, rng: random.Random, steps: int,
-                       full_every: int, partial_ids: np.ndarray, sample: int) -> int:
+def _random_path_check(
+    fsm: TokenFSM,
+    oracle: Oracle,
+    rng: random.Random,
+    steps: int,
+    full_every: int,
+    partial_ids: np.ndarray,
+    sample: int,
+) -> int:
     vocab = oracle.vocab
     state, prefix = fsm.start, b""
     partial_set = set(partial_ids.tolist())
@@ -236,9 +254,16 @@ def _random_path_check(fsm: TokenFSM, oracle: Oracle, rng: random.Random, steps:
         if step % full_every == 0:
             ids = range(len(vocab))
         else:
-            ids = np.unique(np.concatenate([
-                np.array(rng.sample(range(len(vocab)), sample)), partial_ids,
-                fsm.allowed_ids(state)[:200], [vocab.eos_id]]))
+            ids = np.unique(
+                np.concatenate(
+                    [
+                        np.array(rng.sample(range(len(vocab)), sample)),
+                        partial_ids,
+                        fsm.allowed_ids(state)[:200],
+                        [vocab.eos_id],
+                    ]
+                )
+            )
         oracle.check(fsm, state, prefix, ids)
         checked += len(ids)
         allowed = fsm.allowed_ids(state)
@@ -255,16 +280,20 @@ def _random_path_check(fsm: TokenFSM, oracle: Oracle, rng: random.Random, steps:
     return checked
 
 
-@pytest.mark.parametrize("pattern, steps, seed", [
-    (BRIEF, 70, 1),
-    (NUMBER, 8, 2),
-    (r"(日本|中国)語?[^\"]{0,3}", 6, 3),
-    (r"[^é]{2,6}x", 8, 4),
-    (r"\d{4}-\d{2}-\d{2}", 8, 5),
-    (r"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,4}", 10, 6),
-    (r'"([^"\\]|\\.)*"', 10, 7),
-    (r"[😀-😏]+ ?(ok|no)", 8, 8),
-])
+@pytest.mark.parametrize(
+    "pattern, steps, seed",
+    [
+        (BRIEF, 70, 1),
+        (NUMBER, 8, 2),
+        (r"(日本|中国)語?[^\"]{0,3}", 6, 3),
+        (r"[^é]{2,6}x", 8, 4),
+        (r"\d{4}-\d{2}-\d{2}", 8, 5),
+        (r"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,4}", 10, 6),
+        (r'"([^"\\]|\\.)*"', 10, 7),
+        (r"[😀-😏]+ ?(ok|no)", 8, 8),
+        (JSON_STRING_1_12, 12, 9),
+    ],
+)
 def test_masks_match_oracle_on_gpt2_paths(pattern, steps, seed, gpt2, brief_fsm, partial_ids):
     fsm = brief_fsm if pattern == BRIEF else TokenFSM.build(compile_regex(pattern), gpt2)
     oracle = Oracle(pattern, gpt2)
@@ -311,23 +340,25 @@ def test_tables_agree_with_byte_dfa(gpt2, brief_fsm):
     assert info.reachable_states == fsm.num_states - 1  # bijection: compare exactly
     content = [b"" if gpt2.is_special(i) else t for i, t in enumerate(gpt2.tokens)]
     rng = random.Random(11)
-    states = sorted({0, 1, 2, fsm.num_states - 2} | set(rng.sample(range(fsm.num_states - 1),
-                                                                      40)))
+    states = sorted({0, 1, 2, fsm.num_states - 2} | set(rng.sample(range(fsm.num_states - 1), 40)))
     tc = fsm.tables.token_class
     for s in states:
         end = _dfa_run_all(dfa, content, int(info.dfa_state_of[s]))
         nxt = fsm.tables.next_state[tc, s]
         live = end >= 0
-        assert np.array_equal(nxt != fsm.tables.reject, live | (
-            (np.arange(len(gpt2)) == gpt2.eos_id) & fsm.is_accepting(s)))
+        assert np.array_equal(
+            nxt != fsm.tables.reject,
+            live | ((np.arange(len(gpt2)) == gpt2.eos_id) & fsm.is_accepting(s)),
+        )
         got = info.dfa_state_of[nxt[live]]
         assert np.array_equal(got, end[live]), s
 
 
 def test_mask_rows_and_index_consistent(brief_fsm):
     t = brief_fsm.tables
-    rows = np.unpackbits(t.mask_rows.astype("<u4").view(np.uint8), axis=1,
-                         bitorder="little")[:, :t.vocab_size].astype(bool)
+    rows = np.unpackbits(t.mask_rows.astype("<u4").view(np.uint8), axis=1, bitorder="little")[
+        :, : t.vocab_size
+    ].astype(bool)
     assert len({r.tobytes() for r in rows}) == t.num_mask_rows, "rows are distinct"
     assert rows.any(axis=1).all(), "the all-zero mask is never stored"
     cls_allowed = t.next_state != t.reject
@@ -406,18 +437,71 @@ def test_validate_semantics(gpt2, brief_fsm):
 # ----------------------------------------------------------------------------
 
 SMALL_TOKENS = [
-    "", "a", "b", "ab", "ba", "abb", "0", "1", "12", ".", ".5", "5.", "-", "x", "é", "ée",
-    b"\xc3", b"\xa9", b"\xa9a", b"\xe6\x97", b"\xa5", "日", "日本", "本", "語", "中国",
-    b"\xe4", b"\xb8\xad", b"\xed", b"\xa0\x80", b"\xed\x9f", b"\xbf", b"\xe0", b"\xa0",
-    b"\x9f\xbf", '"', '"a', 'a"', "{", "}", ":", " ", "\n", b"\xf0\x9f", b"\x98\x80", "😀",
-    b"\xf0", b"\x9f\x98", b"\x80", b"\xff", b"\xf4\x90", b"\xf4\x8f", b"\xbf\xbf", "\\",
-    '\\"', "s", '{"s":"', '"}', "ok", "okx",
+    "",
+    "a",
+    "b",
+    "ab",
+    "ba",
+    "abb",
+    "0",
+    "1",
+    "12",
+    ".",
+    ".5",
+    "5.",
+    "-",
+    "x",
+    "é",
+    "ée",
+    b"\xc3",
+    b"\xa9",
+    b"\xa9a",
+    b"\xe6\x97",
+    b"\xa5",
+    "日",
+    "日本",
+    "本",
+    "語",
+    "中国",
+    b"\xe4",
+    b"\xb8\xad",
+    b"\xed",
+    b"\xa0\x80",
+    b"\xed\x9f",
+    b"\xbf",
+    b"\xe0",
+    b"\xa0",
+    b"\x9f\xbf",
+    '"',
+    '"a',
+    'a"',
+    "{",
+    "}",
+    ":",
+    " ",
+    "\n",
+    b"\xf0\x9f",
+    b"\x98\x80",
+    "😀",
+    b"\xf0",
+    b"\x9f\x98",
+    b"\x80",
+    b"\xff",
+    b"\xf4\x90",
+    b"\xf4\x8f",
+    b"\xbf\xbf",
+    "\\",
+    '\\"',
+    "s",
+    '{"s":"',
+    '"}',
+    "ok",
+    "okx",
 ]
 
 
 def small_vocab() -> Vocabulary:
-    v = Vocabulary.from_list(SMALL_TOKENS + ["<pad>"], eos="</s>",
-                             special=[len(SMALL_TOKENS)])
+    v = Vocabulary.from_list(SMALL_TOKENS + ["<pad>"], eos="</s>", special=[len(SMALL_TOKENS)])
     return v
 
 

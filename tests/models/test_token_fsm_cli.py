@@ -67,8 +67,9 @@ def test_schema_uses_json_schema_module(tiny_vocab, tmp_path, monkeypatch, capsy
     monkeypatch.setitem(sys.modules, "models.json_schema", fake)
     schema = tmp_path / "s.json"
     schema.write_text(json.dumps({"type": "string"}))
-    rc = main(["compile", "--schema", str(schema), "--vocab", str(tiny_vocab),
-               "-o", str(tmp_path / "o")])
+    rc = main(
+        ["compile", "--schema", str(schema), "--vocab", str(tiny_vocab), "-o", str(tmp_path / "o")]
+    )
     assert rc == 0 and seen["schema"] == {"type": "string"}
     assert '\\{"[ab]+"\\}' in capsys.readouterr().out
 
@@ -77,8 +78,9 @@ def test_schema_without_module_is_a_clear_error(tiny_vocab, tmp_path, monkeypatc
     monkeypatch.setitem(sys.modules, "models.json_schema", None)  # import now fails
     schema = tmp_path / "s.json"
     schema.write_text("{}")
-    rc = main(["compile", "--schema", str(schema), "--vocab", str(tiny_vocab),
-               "-o", str(tmp_path / "o")])
+    rc = main(
+        ["compile", "--schema", str(schema), "--vocab", str(tiny_vocab), "-o", str(tmp_path / "o")]
+    )
     assert rc == 2
     assert "models.json_schema" in capsys.readouterr().err
 
@@ -92,13 +94,35 @@ def test_bad_regex_is_reported(tiny_vocab, tmp_path, capsys):
 def test_module_entry_point(tiny_vocab, tmp_path):
     out = tmp_path / "o"
     run = [sys.executable, "-m", "models.token_fsm"]
-    comp = subprocess.run(run + ["compile", "--regex", "(ab)+", "--vocab", str(tiny_vocab),
-                                 "-o", str(out), "--name", "x"],
-                          capture_output=True, text=True, check=False)
+    comp = subprocess.run(
+        run
+        + [
+            "compile",
+            "--regex",
+            "(ab)+",
+            "--vocab",
+            str(tiny_vocab),
+            "-o",
+            str(out),
+            "--name",
+            "x",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert comp.returncode == 0, comp.stderr
-    ok = subprocess.run(run + ["check", "--image", str(out / "x.bin"), "--tokens", "5,5,11"],
-                        capture_output=True, text=True, check=False)
+    ok = subprocess.run(
+        run + ["check", "--image", str(out / "x.bin"), "--tokens", "5,5,11"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert (ok.returncode, ok.stdout.strip()) == (0, "-1")
-    bad = subprocess.run(run + ["check", "--image", str(out / "x.bin"), "--tokens", "5,4"],
-                         capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        run + ["check", "--image", str(out / "x.bin"), "--tokens", "5,4"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert (bad.returncode, bad.stdout.strip()) == (1, "1")

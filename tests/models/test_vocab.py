@@ -44,19 +44,22 @@ def test_gpt2_greedy_encoding_round_trips(gpt2):
 
 
 def test_gpt2_path_found_without_importing_whisper():
-    code = ("import sys; from models.vocab import gpt2_tiktoken_path; "
-            "p = gpt2_tiktoken_path(); assert p.name == 'gpt2.tiktoken'; "
-            "assert 'whisper' not in sys.modules; print(p)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=False)
+    code = (
+        "import sys; from models.vocab import gpt2_tiktoken_path; "
+        "p = gpt2_tiktoken_path(); assert p.name == 'gpt2.tiktoken'; "
+        "assert 'whisper' not in sys.modules; print(p)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert gpt2_tiktoken_path().is_file()
 
 
 def test_from_tiktoken_holes_and_specials(tmp_path):
     path = tmp_path / "tiny.tiktoken"
-    lines = [f"{base64.b64encode(t).decode()} {r}" for t, r in
-             [(b"a", 0), (b"b", 1), (b"\xc3", 3), (b"ab", 4)]]
+    lines = [
+        f"{base64.b64encode(t).decode()} {r}"
+        for t, r in [(b"a", 0), (b"b", 1), (b"\xc3", 3), (b"ab", 4)]
+    ]
     path.write_text("\n".join(lines) + "\n")
     v = Vocabulary.from_tiktoken(path, special_tokens=("<|endoftext|>", "<|pad|>"))
     assert len(v) == 7
@@ -94,8 +97,10 @@ def test_hf_byte_level(tmp_path):
     enc = bytes_to_unicode()
     word = "".join(enc[b] for b in " héllo".encode())
     data = {
-        "added_tokens": [{"id": 4, "content": "<|endoftext|>", "special": True},
-                         {"id": 5, "content": "<|tool|>", "special": False}],
+        "added_tokens": [
+            {"id": 4, "content": "<|endoftext|>", "special": True},
+            {"id": 5, "content": "<|tool|>", "special": False},
+        ],
         "pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "ByteLevel"}]},
         "decoder": {"type": "ByteLevel"},
         "model": {"type": "BPE", "vocab": {"a": 0, "Ġ": 1, word: 2, "Ċ": 3}},
@@ -107,13 +112,25 @@ def test_hf_byte_level(tmp_path):
 
 def test_hf_sentencepiece_style_with_config(tmp_path):
     data = {
-        "added_tokens": [{"id": 0, "content": "<unk>", "special": True},
-                         {"id": 1, "content": "<s>", "special": True},
-                         {"id": 2, "content": "</s>", "special": True}],
+        "added_tokens": [
+            {"id": 0, "content": "<unk>", "special": True},
+            {"id": 1, "content": "<s>", "special": True},
+            {"id": 2, "content": "</s>", "special": True},
+        ],
         "decoder": {"type": "Sequence", "decoders": [{"type": "ByteFallback"}]},
-        "model": {"type": "BPE", "byte_fallback": True,
-                  "vocab": {"<unk>": 0, "<s>": 1, "</s>": 2, "<0x0A>": 3, "<0xC3>": 4,
-                            "▁hello": 5, "world": 6}},
+        "model": {
+            "type": "BPE",
+            "byte_fallback": True,
+            "vocab": {
+                "<unk>": 0,
+                "<s>": 1,
+                "</s>": 2,
+                "<0x0A>": 3,
+                "<0xC3>": 4,
+                "▁hello": 5,
+                "world": 6,
+            },
+        },
     }
     path = _write(tmp_path / "tokenizer.json", data)
     _write(tmp_path / "tokenizer_config.json", {"eos_token": {"content": "</s>"}})
@@ -126,8 +143,10 @@ def test_hf_sentencepiece_style_with_config(tmp_path):
 
 
 def test_hf_unigram_list_vocab(tmp_path):
-    data = {"added_tokens": [], "model": {"type": "Unigram",
-                                          "vocab": [["<pad>", 0.0], ["</s>", 0.0], ["▁a", -1.0]]}}
+    data = {
+        "added_tokens": [],
+        "model": {"type": "Unigram", "vocab": [["<pad>", 0.0], ["</s>", 0.0], ["▁a", -1.0]]},
+    }
     v = Vocabulary.from_hf_tokenizer_json(_write(tmp_path / "t.json", data))
     assert v.tokens == [b"<pad>", b"</s>", b" a"] and v.eos_id == 1 and v.is_special(1)
 
@@ -135,10 +154,15 @@ def test_hf_unigram_list_vocab(tmp_path):
 def test_tekken(tmp_path):
     data = {
         "config": {"default_num_special_tokens": 3, "default_vocab_size": 6},
-        "special_tokens": [{"rank": 0, "token_str": "<unk>"}, {"rank": 1, "token_str": "<s>"},
-                           {"rank": 2, "token_str": "</s>"}],
-        "vocab": [{"rank": r, "token_bytes": base64.b64encode(t).decode()}
-                  for r, t in enumerate([b"a", b"\xe2", b" b", b"ignored"])],
+        "special_tokens": [
+            {"rank": 0, "token_str": "<unk>"},
+            {"rank": 1, "token_str": "<s>"},
+            {"rank": 2, "token_str": "</s>"},
+        ],
+        "vocab": [
+            {"rank": r, "token_bytes": base64.b64encode(t).decode()}
+            for r, t in enumerate([b"a", b"\xe2", b" b", b"ignored"])
+        ],
     }
     v = Vocabulary.from_tekken(_write(tmp_path / "tekken_x.json", data))
     assert v.tokens == [b"<unk>", b"<s>", b"</s>", b"a", b"\xe2", b" b"]
