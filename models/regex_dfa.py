@@ -9,7 +9,7 @@ compiling to something the oracle would disagree with.
 Pipeline: parse -> AST over code-point sets -> Thompson NFA over byte ranges
 (code-point sets are split into well-formed UTF-8 byte-range sequences, so
 surrogates and overlongs can never be accepted) -> subset construction ->
-trim -> Moore minimisation -> byte equivalence classes.
+trim -> minimisation (Revuz when acyclic, else Moore) -> byte classes.
 """
 
 from __future__ import annotations

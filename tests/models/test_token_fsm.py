@@ -610,3 +610,14 @@ def test_token_level_minimisation_merges_indistinguishable_states():
     s1, s2 = fsm.advance(fsm.start, 0), fsm.advance(fsm.start, 1)
     assert s1 == s2 and not fsm.allowed(s1).any() and not fsm.is_accepting(s1)
     assert fsm.validate([2, 4]) == -1 and fsm.validate([0, 2]) == 1
+
+
+def test_stats_and_pretty_print(brief_fsm):
+    stats = brief_fsm.stats()
+    assert stats["token_states"] == brief_fsm.num_states
+    assert stats["total_bits"] == sum(stats["table_bits"].values())
+    assert stats["widths"] == {"state": 11, "class": 8, "row": 7, "token": 16}
+    text = brief_fsm.pretty_print(5)
+    assert text.startswith("TokenFSM: ") and len(text.splitlines()) == 6
+    loaded = TokenFSM.from_tables(brief_fsm.tables)
+    assert "dfa_states" not in loaded.stats() and loaded.info is None
