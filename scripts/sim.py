@@ -80,8 +80,9 @@ def run_one(
     if sim == "verilator":
         # Code coverage is always built in: it costs ~25 % build time and next to no
         # run time (simulation is bound by Python), and one build serves make sim,
-        # make test and make regress alike.
-        build_args += [str(ROOT / "rtl" / "lint.vlt"), "--coverage"]
+        # make test and make regress alike. Line (with branch) and toggle only:
+        # --coverage-expr hits a Verilator 5.049 internal error on radix_core.sv (PageSize=16).
+        build_args += [str(ROOT / "rtl" / "lint.vlt"), "--coverage-line", "--coverage-toggle"]
         cov_dat = out_dir / COVERAGE_DAT
         cov_dat.unlink(missing_ok=True)
         plusargs.append(f"+verilator+coverage+file+{cov_dat}")
