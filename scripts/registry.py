@@ -63,6 +63,13 @@ _RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512}
 # Big enough for the BRIEF §2 anchor: 576-token matches over 16 shared prompts.
 _RADIX_BENCH_PARAMS = {"NodeCap": 256, "TokenCap": 16384, "MaxLen": 1024}
 
+_FSM = ("rtl/fsm/fsm.f",)
+# One DUT configuration for every fsm test (one build per simulator): sized for
+# the source document's financial-summary schema on GPT-2 (14,201 states, 354
+# classes, 193 mask rows), with two resident grammars.
+_FSM_PARAMS = {"VocabMax": 50257, "ClassW": 9, "StateW": 14, "RowW": 8, "NsCap": 5242880,
+               "RowCap": 200, "NGrammars": 2}
+
 TESTS: dict[str, SimTest] = {
     t.name: t
     for t in (
@@ -269,6 +276,20 @@ TESTS: dict[str, SimTest] = {
             ci_env=_freeze(N_REQUESTS="10"),
         ),
         # ---- fsm tests (append below this line) ----
+        SimTest(
+            name="fsm_random_regex",
+            block="fsm",
+            top="fsm_top",
+            module="tests.fsm.fsm_random_regex",
+            testcase="FsmRandomRegexTest",
+            description="Random regexes x random vocabularies: walks, masks, VALIDATE on 6 slots",
+            filelists=_FSM,
+            parameters=_FSM_PARAMS,
+            sims=("verilator",),
+            ci_sims=("verilator",),
+            env=_freeze(N_OPS="3000"),
+            ci_env=_freeze(N_OPS="800"),
+        ),
     )
 }
 

@@ -1,0 +1,9 @@
+../common/common_ram_sdp.sv
+fsm_pkg.sv
+fsm_crc32.sv
+fsm_out_fifo.sv
+fsm_loader.sv
+fsm_mask_engine.sv
+fsm_core.sv
+fsm_csr.sv
+fsm_top.sv

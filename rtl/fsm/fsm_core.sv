@@ -1,0 +1,944 @@
+// SPDX-License-Identifier: Apache-2.0
+// Token-FSM validator core: resident grammar tables, per-slot DFA state, a 5-stage
+// command pipeline, the mask streamer and the table loader.
+//
+// Pipeline (docs/fsm-protocol.md has the cycle model):
+//   S0  accept a command; slot checks; token -> class read (token_class memory)
+//   S1  class lane; class * num_states
+//   S2  slot state (forwarded from S4); next_state read
+//   S3  next state, allowed?; state-info reads (accepting, forced, mask row)
+//   S4  result (offered the same cycle through fsm_out_fifo); slot write-back
+// One command enters per cycle. A command on the slot of the command just
+// ahead waits one cycle (its state is then forwarded from S4), a command on a
+// slot with a BIND in flight waits for it, and MASK waits until its slot has
+// nothing in flight. Results leave in command order; the pipeline never stalls:
+// a command enters only if the result buffer has room for every result in flight.
+// Tables live in NGrammars + 1 banks; a LOAD writes the spare bank and swaps it
+// in only if the image passes every check.
+`default_nettype none
+
+`include "common_macros.svh"
+
+module fsm_core #(
+  // See fsm_top for the meaning and legal range of each parameter.
+  parameter int VocabMax  = 50257,
+  parameter int ClassW    = 9,
+  parameter int StateW    = 12,
+  parameter int RowW      = 8,
+  parameter int NsCap     = 262144,
+  parameter int RowCap    = 128,
+  parameter int NSlots    = 64,
+  parameter int NGrammars = 4,
+  parameter int MaskW     = 512,
+  parameter int LoadW     = 512,
+  parameter int RspDepth  = 8
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
+
+  // Commands (64-bit beats)
+  input  wire logic                cmd_tvalid_i,
+  output logic                     cmd_tready_o,
+  input  wire logic [fsm_pkg::CMD_W-1:0] cmd_tdata_i,
+  input  wire logic                cmd_tlast_i,
+
+  // Results (128-bit beats, one per command)
+  output logic                     rsp_tvalid_o,
+  input  wire logic                rsp_tready_i,
+  output logic      [fsm_pkg::RSP_W-1:0] rsp_tdata_o,
+  output logic                     rsp_tlast_o,
+
+  // Masks
+  output logic                     mask_tvalid_o,
+  input  wire logic                mask_tready_i,
+  output logic      [MaskW-1:0]    mask_tdata_o,
+  output logic                     mask_tlast_o,
+
+  // Table images
+  input  wire logic                load_tvalid_i,
+  output logic                     load_tready_o,
+  input  wire logic [LoadW-1:0]    load_tdata_i,
+  input  wire logic [LoadW/8-1:0]  load_tkeep_i,
+  input  wire logic                load_tlast_i,
+
+  // Events and status for the CSR block
+  output logic                     res_valid_o,     // a result left S4
+  output logic      [7:0]          res_op_o,
+  output logic      [7:0]          res_status_o,
+  output logic                     res_accepted_o,
+  output logic                     viol_valid_o,    // a violation happened
+  output logic      [15:0]         viol_slot_o,
+  output logic      [31:0]         viol_pos_o,
+  output logic      [31:0]         viol_token_o,
+  output logic                     mask_beat_o,
+  output logic      [15:0]         loaded_o,        // bit g: grammar g holds tables
+  output logic                     busy_o,
+  output logic                     loading_o
+);
+
+  // ---------------------------------------------------------------- sizes
+  localparam int LB      = LoadW / 8;
+  localparam int LGB     = $clog2(LB);
+  localparam int LGL     = $clog2(LoadW);
+  localparam int LGM     = $clog2(MaskW);
+  localparam int NBanks  = NGrammars + 1;
+  localparam int BankW   = $clog2(NBanks);
+  localparam int SlotW   = (NSlots > 1) ? $clog2(NSlots) : 1;
+  localparam int GramW   = (NGrammars > 1) ? $clog2(NGrammars) : 1;
+  localparam int TokW    = $clog2(VocabMax);          // a token id
+  localparam int SMax    = (1 << StateW) - 1;
+  localparam int WMax    = (VocabMax + 31) / 32;      // 32-bit words per mask row
+  localparam int WprW    = $clog2(WMax + 1);
+  localparam int BeatW   = $clog2((VocabMax + MaskW - 1) / MaskW + 1);
+  // Bytes per element as the image stores it (8/16/32-bit storage).
+  localparam int TcE     = (ClassW <= 8) ? 1 : 2;
+  localparam int NsE     = (StateW <= 8) ? 1 : 2;
+  localparam int MiE     = (RowW <= 8) ? 1 : 2;
+  localparam int FtE     = (TokW <= 8) ? 1 : (TokW <= 16) ? 2 : 4;
+  // Words per bank of each region: the section plus the slack of an offset
+  // that is not a multiple of the beat.
+  localparam int TcWords = (VocabMax * TcE + LB - 8 + LB - 1) / LB;
+  localparam int NsWords = (NsCap * NsE + LB - 8 + LB - 1) / LB;
+  localparam int BmWords = (((SMax + 31) / 32) * 4 + LB - 8 + LB - 1) / LB;
+  localparam int MiWords = (SMax * MiE + LB - 8 + LB - 1) / LB;
+  localparam int FtWords = (SMax * FtE + LB - 8 + LB - 1) / LB;
+  localparam int MrWords = (RowCap * WMax * 4 + LB - 8 + LB - 1) / LB;
+  localparam int MrHalf  = MrWords / 2 + 1;
+  localparam int MaxWords = (NsWords > MrWords) ? NsWords : MrWords;
+  localparam int WIdxW   = $clog2(MaxWords + 1) + 1;
+  localparam int MrBitW  = $clog2(MrWords * LoadW + 1);
+  // Memory depths (all banks) and address widths.
+  localparam int TcDepth = NBanks * TcWords;
+  localparam int NsDepth = NBanks * NsWords;
+  localparam int BmDepth = NBanks * BmWords;
+  localparam int MiDepth = NBanks * MiWords;
+  localparam int FtDepth = NBanks * FtWords;
+  localparam int MrDepth = NBanks * MrHalf;
+  localparam int TcAW    = $clog2(TcDepth);
+  localparam int NsAW    = $clog2(NsDepth);
+  localparam int BmAW    = $clog2(BmDepth);
+  localparam int MiAW    = $clog2(MiDepth);
+  localparam int FtAW    = $clog2(FtDepth);
+  localparam int MrAW    = $clog2(MrDepth);
+  localparam int RspLW   = $clog2(RspDepth + 1);
+
+  // RAM style by size: UltraRAM for deep memories (4K x 72 blocks), block RAM
+  // otherwise, LUT RAM for a handful of words.
+  function automatic logic [87:0] ram_style(input int depth);
+    if (depth >= 4096) return 88'("ultra");
+    if (depth >= 64)   return 88'("block");
+    return 88'("distributed");
+  endfunction
+  localparam logic [87:0] TcStyle = ram_style(TcDepth);
+  localparam logic [87:0] NsStyle = ram_style(NsDepth);
+  localparam logic [87:0] BmStyle = ram_style(BmDepth);
+  localparam logic [87:0] MiStyle = ram_style(MiDepth);
+  localparam logic [87:0] FtStyle = ram_style(FtDepth);
+  localparam logic [87:0] MrStyle = ram_style(MrDepth);
+
+  `COMMON_PARAM_CHECK(g_bad_vocab, VocabMax >= 2 && VocabMax <= (1 << 24),
+                      "fsm_core: VocabMax must be in 2..2^24")
+  `COMMON_PARAM_CHECK(g_bad_statew, StateW >= 2 && StateW <= 16, "fsm_core: StateW 2..16")
+  `COMMON_PARAM_CHECK(g_bad_classw, ClassW >= 1 && ClassW <= 16, "fsm_core: ClassW 1..16")
+  `COMMON_PARAM_CHECK(g_bad_roww, RowW >= 1 && RowW <= 16, "fsm_core: RowW 1..16")
+  `COMMON_PARAM_CHECK(g_bad_nscap, NsCap >= 2 && NsCap <= (1 << 26), "fsm_core: NsCap")
+  `COMMON_PARAM_CHECK(g_bad_rowcap, RowCap >= 1 && RowCap < (1 << RowW),
+                      "fsm_core: RowCap must be in 1..2^RowW-1")
+  `COMMON_PARAM_CHECK(g_bad_slots, NSlots >= 1 && NSlots <= 256, "fsm_core: NSlots 1..256")
+  `COMMON_PARAM_CHECK(g_bad_grammars, NGrammars >= 1 && NGrammars <= 15,
+                      "fsm_core: NGrammars 1..15")
+  `COMMON_PARAM_CHECK(g_bad_rsp, RspDepth >= 8 && RspDepth <= 64, "fsm_core: RspDepth 8..64")
+
+  // Internal op codes carried down the pipeline.
+  typedef enum logic [2:0] {
+    K_BIND, K_ADVANCE, K_VHDR, K_VTOK, K_MASK, K_RESET, K_QUERY, K_MISC
+  } kind_e;
+
+  // ---------------------------------------------------------------- field helpers
+  function automatic logic [31:0] lane(input logic [LoadW-1:0] word, input logic [LGB-1:0] byte_i,
+                                       input logic [1:0] ew);
+    logic [31:0] ext;
+    ext = 32'({32'h0, word} >> (32'(byte_i) * 32'd8));
+    unique case (ew)
+      fsm_pkg::EW_8:  return {24'h0, ext[7:0]};
+      fsm_pkg::EW_16: return {16'h0, ext[15:0]};
+      default:        return ext[31:0];
+    endcase
+  endfunction
+
+  function automatic logic [31:0] ebytes(input logic [1:0] ew);
+    unique case (ew)
+      fsm_pkg::EW_8:  return 32'd1;
+      fsm_pkg::EW_16: return 32'd2;
+      default:        return 32'd4;
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------- grammar banks
+  logic [BankW-1:0]  map_q [NGrammars];   // grammar -> bank
+  logic [BankW-1:0]  spare_q;             // the bank a LOAD writes
+  logic [NGrammars-1:0] loaded_q;
+  // Per-bank table parameters, from the image header at commit.
+  logic [TokW:0]     bp_vocab_q [NBanks];
+  logic [StateW:0]   bp_states_q [NBanks];
+  logic [ClassW:0]   bp_classes_q [NBanks];
+  logic [RowW-1:0]   bp_rows_q [NBanks];
+  logic [WprW-1:0]   bp_wpr_q [NBanks];
+  logic [StateW-1:0] bp_start_q [NBanks];
+  logic [TokW-1:0]   bp_eos_q [NBanks];
+  logic              bp_eosv_q [NBanks];
+  logic [BeatW-1:0]  bp_nbeats_q [NBanks];
+  logic [6:0][LGB-1:0] bp_sub_q [NBanks];
+  logic [6:0][1:0]     bp_ew_q [NBanks];
+
+  // ---------------------------------------------------------------- slots
+  logic              sl_bound_q [NSlots];
+  logic [GramW-1:0]  sl_gram_q  [NSlots];
+  logic [StateW-1:0] sl_state_q [NSlots];
+  logic              sl_viol_q  [NSlots];
+  logic [31:0]       sl_pos_q   [NSlots];
+  logic              sl_acc_q   [NSlots];   // the state's accepting flag and mask row
+  logic [RowW-1:0]   sl_row_q   [NSlots];
+  logic              sl_rempty_q [NSlots];
+
+  // ---------------------------------------------------------------- pipeline registers
+  // S1..S4 share one layout; fields are filled as the op goes.
+  logic              p_v_q [1:4];        // stage valid
+  kind_e             p_kind_q [1:4];
+  logic [7:0]        p_op_q [1:4];       // opcode echoed in the result
+  logic              p_res_q [1:4];      // produces a result
+  logic              p_slotop_q [1:4];   // acts on p_slot_q (hazards, forwarding)
+  logic [15:0]       p_slot_q [1:4];     // slot field as given
+  logic [GramW-1:0]  p_gram_q [1:4];
+  logic [BankW-1:0]  p_bank_q [1:4];
+  logic [7:0]        p_err_q [1:4];      // status so far
+  logic [TokW-1:0]   p_tok_q [1:4];
+  logic [31:0]       p_tokraw_q [1:4];
+  logic              p_last_q [1:4];     // VALIDATE: last beat of the packet
+  logic [LGB-1:0]    p_tclane_q;         // S1: byte of the class in the token_class word
+  logic [31:0]       p_prod_q;           // S2: class * num_states
+  logic              p_class_ok_q;       // S2: class < num_classes
+  logic [LGB-1:0]    p_nslane_q;         // S3: byte of the next state in its word
+  logic [StateW-1:0] p_s_q;              // S3: current state
+  logic              p_viol_q;           // S3: slot violated flag
+  logic [31:0]       p_pos_q;            // S3: slot position
+  logic              p_class_ok3_q;
+  // S4: outcome and the slot's new values
+  logic [StateW-1:0] p_nstate_q;
+  logic              p_nviol_q;
+  logic [31:0]       p_npos_q;
+  logic              p_accepted_q;
+  logic              p_wb_q;             // writes the slot back
+  logic [31:0]       p_aux_q;
+  logic              p_viol_ev_q;
+  logic [31:0]       p_vpos_q, p_vtok_q;
+  logic [LGL-1:0]    p_acbit_q, p_fvbit_q;
+  logic [LGB-1:0]    p_milane_q, p_ftlane_q;
+
+  // ---------------------------------------------------------------- memories
+  logic             tc_re, ns_re, info_re;
+  logic [TcAW-1:0]  tc_raddr;
+  logic [NsAW-1:0]  ns_raddr;
+  logic [BmAW-1:0]  ac_raddr, fv_raddr;
+  logic [MiAW-1:0]  mi_raddr;
+  logic [FtAW-1:0]  ft_raddr;
+  logic [LoadW-1:0] tc_rdata, ns_rdata, ac_rdata, fv_rdata, mi_rdata, ft_rdata;
+  logic             mr_re;
+  logic [MrAW-1:0]  mr_even_raddr, mr_odd_raddr;
+  logic [LoadW-1:0] mr_even_rdata, mr_odd_rdata;
+
+  // Loader write side
+  logic [LoadW-1:0]       ld_wdata;
+  logic [6:0]             ld_we;
+  logic [6:0][WIdxW-1:0]  ld_widx;
+
+  function automatic logic [31:0] wr_addr(input logic [BankW-1:0] bank, input int words,
+                                          input logic [WIdxW-1:0] idx);
+    return 32'(bank) * 32'(words) + 32'(idx);
+  endfunction
+
+  logic mr_we_even, mr_we_odd;
+  logic [31:0] mr_waddr;
+  assign mr_we_even = ld_we[fsm_pkg::SEC_MR] && !ld_widx[fsm_pkg::SEC_MR][0];
+  assign mr_we_odd  = ld_we[fsm_pkg::SEC_MR] && ld_widx[fsm_pkg::SEC_MR][0];
+  assign mr_waddr   = 32'(spare_q) * 32'(MrHalf) + 32'(ld_widx[fsm_pkg::SEC_MR] >> 1);
+
+  common_ram_sdp #(.Width(LoadW), .Depth(TcDepth), .RamStyle(TcStyle)) u_tc (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_TC]),
+    .waddr_i (TcAW'(wr_addr(spare_q, TcWords, ld_widx[fsm_pkg::SEC_TC]))), .wdata_i (ld_wdata),
+    .re_i (tc_re), .raddr_i (tc_raddr), .rdata_o (tc_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(NsDepth), .RamStyle(NsStyle)) u_ns (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_NS]),
+    .waddr_i (NsAW'(wr_addr(spare_q, NsWords, ld_widx[fsm_pkg::SEC_NS]))), .wdata_i (ld_wdata),
+    .re_i (ns_re), .raddr_i (ns_raddr), .rdata_o (ns_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(BmDepth), .RamStyle(BmStyle)) u_ac (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_AC]),
+    .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_AC]))), .wdata_i (ld_wdata),
+    .re_i (info_re), .raddr_i (ac_raddr), .rdata_o (ac_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(MiDepth), .RamStyle(MiStyle)) u_mi (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_MI]),
+    .waddr_i (MiAW'(wr_addr(spare_q, MiWords, ld_widx[fsm_pkg::SEC_MI]))), .wdata_i (ld_wdata),
+    .re_i (info_re), .raddr_i (mi_raddr), .rdata_o (mi_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(FtDepth), .RamStyle(FtStyle)) u_ft (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_FT]),
+    .waddr_i (FtAW'(wr_addr(spare_q, FtWords, ld_widx[fsm_pkg::SEC_FT]))), .wdata_i (ld_wdata),
+    .re_i (info_re), .raddr_i (ft_raddr), .rdata_o (ft_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(BmDepth), .RamStyle(BmStyle)) u_fv (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_FV]),
+    .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_FV]))), .wdata_i (ld_wdata),
+    .re_i (info_re), .raddr_i (fv_raddr), .rdata_o (fv_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(MrDepth), .RamStyle(MrStyle)) u_mr_even (
+    .clk_i (clk_i), .we_i (mr_we_even), .waddr_i (MrAW'(mr_waddr)), .wdata_i (ld_wdata),
+    .re_i (mr_re), .raddr_i (mr_even_raddr), .rdata_o (mr_even_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(MrDepth), .RamStyle(MrStyle)) u_mr_odd (
+    .clk_i (clk_i), .we_i (mr_we_odd), .waddr_i (MrAW'(mr_waddr)), .wdata_i (ld_wdata),
+    .re_i (mr_re), .raddr_i (mr_odd_raddr), .rdata_o (mr_odd_rdata));
+
+  // ---------------------------------------------------------------- loader
+  logic        ld_start_q, ld_busy, ld_done;
+  logic [7:0]  ld_status;
+  logic [31:0] ld_bytes, ld_vocab, ld_states, ld_classes, ld_rows, ld_wpr, ld_start_st, ld_eos;
+  logic        ld_eosv;
+  logic [6:0][15:0] ld_sub;
+  logic [6:0][1:0]  ld_ew;
+
+  fsm_loader #(
+    .LoadW    (LoadW),
+    .VocabMax (VocabMax),
+    .StateW   (StateW),
+    .ClassW   (ClassW),
+    .RowW     (RowW),
+    .NsCap    (NsCap),
+    .RowCap   (RowCap),
+    .TcWords  (TcWords),
+    .NsWords  (NsWords),
+    .AcWords  (BmWords),
+    .MiWords  (MiWords),
+    .MrWords  (MrWords),
+    .FtWords  (FtWords),
+    .FvWords  (BmWords),
+    .WIdxW    (WIdxW)
+  ) u_loader (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .start_i         (ld_start_q),
+    .busy_o          (ld_busy),
+    .s_tvalid_i      (load_tvalid_i),
+    .s_tready_o      (load_tready_o),
+    .s_tdata_i       (load_tdata_i),
+    .s_tkeep_i       (load_tkeep_i),
+    .s_tlast_i       (load_tlast_i),
+    .wr_data_o       (ld_wdata),
+    .wr_en_o         (ld_we),
+    .wr_idx_o        (ld_widx),
+    .done_o          (ld_done),
+    .status_o        (ld_status),
+    .bytes_o         (ld_bytes),
+    .vocab_o         (ld_vocab),
+    .states_o        (ld_states),
+    .classes_o       (ld_classes),
+    .rows_o          (ld_rows),
+    .words_per_row_o (ld_wpr),
+    .start_o         (ld_start_st),
+    .eos_o           (ld_eos),
+    .eos_valid_o     (ld_eosv),
+    .sub_o           (ld_sub),
+    .ew_o            (ld_ew)
+  );
+
+  // ---------------------------------------------------------------- S0: accept
+  logic [7:0]  c_op;
+  logic [7:0]  c_gram_raw;
+  logic [15:0] c_slot_raw;
+  logic [31:0] c_tok_raw;
+  assign c_op       = cmd_tdata_i[7:0];
+  assign c_gram_raw = cmd_tdata_i[15:8];
+  assign c_slot_raw = cmd_tdata_i[31:16];
+  assign c_tok_raw  = cmd_tdata_i[63:32];
+
+  // VALIDATE packet in progress: beats are tokens for v_slot_q.
+  logic             v_active_q;
+  logic [15:0]      v_slot_q;
+  logic [GramW-1:0] v_gram_q;
+  logic [BankW-1:0] v_bank_q;
+  logic             loading_q;
+  logic [GramW-1:0] load_gram_q;
+  logic [7:0]       load_gram_raw_q;
+  logic             load_gram_ok_q;
+
+  kind_e            s0_kind;
+  logic [7:0]       s0_op;
+  logic [15:0]      s0_slot;
+  logic [SlotW-1:0] s0_si;
+  logic             s0_slot_ok, s0_slotop, s0_res, s0_bound;
+  logic [GramW-1:0] s0_gram;
+  logic [BankW-1:0] s0_bank;
+  logic [7:0]       s0_err;
+  logic [31:0]      s0_tc_byte;
+  logic             s0_is_load;
+
+  always_comb begin
+    s0_is_load = 1'b0;
+    s0_res     = 1'b1;
+    s0_slotop  = 1'b1;
+    if (v_active_q) begin
+      s0_kind = K_VTOK;
+      s0_op   = fsm_pkg::OP_VALIDATE;
+      s0_slot = v_slot_q;
+      s0_res  = cmd_tlast_i;
+    end else begin
+      s0_op   = c_op;
+      s0_slot = c_slot_raw;
+      unique case (c_op)
+        fsm_pkg::OP_BIND:     s0_kind = K_BIND;
+        fsm_pkg::OP_ADVANCE:  s0_kind = K_ADVANCE;
+        fsm_pkg::OP_VALIDATE: begin
+          s0_kind = K_VHDR;
+          s0_res  = cmd_tlast_i;
+        end
+        fsm_pkg::OP_MASK:     s0_kind = K_MASK;
+        fsm_pkg::OP_RESET:    s0_kind = K_RESET;
+        fsm_pkg::OP_QUERY:    s0_kind = K_QUERY;
+        default: begin
+          s0_kind    = K_MISC;
+          s0_slotop  = 1'b0;
+          s0_is_load = (c_op == fsm_pkg::OP_LOAD);
+        end
+      endcase
+    end
+    s0_slot_ok = 32'(s0_slot) < 32'(NSlots);
+    s0_si      = s0_slot_ok ? SlotW'(s0_slot) : '0;
+    s0_bound   = sl_bound_q[s0_si];
+    if (s0_kind == K_BIND) begin
+      s0_gram = (32'(c_gram_raw) < 32'(NGrammars)) ? GramW'(c_gram_raw) : '0;
+    end else if (s0_kind == K_VTOK) begin
+      s0_gram = v_gram_q;
+    end else begin
+      s0_gram = s0_bound ? sl_gram_q[s0_si] : '0;
+    end
+    s0_bank = (s0_kind == K_VTOK) ? v_bank_q : map_q[s0_gram];
+    // Errors found here, in priority order; VIOLATED is added at S2.
+    s0_err = fsm_pkg::ST_OK;
+    if (s0_kind == K_MISC && !s0_is_load) begin
+      s0_err = fsm_pkg::ST_OPCODE;
+    end else if (s0_kind == K_BIND) begin
+      if (!s0_slot_ok) s0_err = fsm_pkg::ST_SLOT;
+      else if (32'(c_gram_raw) >= 32'(NGrammars) || !loaded_q[s0_gram]) begin
+        s0_err = fsm_pkg::ST_GRAMMAR;
+      end
+    end else if (s0_kind == K_ADVANCE || s0_kind == K_VHDR || s0_kind == K_MASK ||
+                 s0_kind == K_RESET || s0_kind == K_QUERY) begin
+      if (!s0_slot_ok) s0_err = fsm_pkg::ST_SLOT;
+      else if (!s0_bound) s0_err = fsm_pkg::ST_GRAMMAR;
+    end
+    // token -> class: byte of the token's class in its bank's region.
+    s0_tc_byte = 32'(bp_sub_q[s0_bank][fsm_pkg::SEC_TC]) +
+                 c_tok_raw * ebytes(bp_ew_q[s0_bank][fsm_pkg::SEC_TC]);
+  end
+
+  logic s0_tok_bad;   // token >= V (checked for ADVANCE and VALIDATE tokens)
+  assign s0_tok_bad = (33'(c_tok_raw) >= 33'(bp_vocab_q[s0_bank]));
+
+  // Hazards: see the header. Any stage acting on the same slot.
+  logic haz;
+  always_comb begin
+    haz = 1'b0;
+    if (s0_slotop) begin
+      if (p_v_q[1] && p_slotop_q[1] && p_slot_q[1] == s0_slot) haz = 1'b1;
+      for (int k = 1; k <= 4; k++) begin
+        if (p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
+            (p_kind_q[k] == K_BIND || s0_kind == K_MASK)) haz = 1'b1;
+      end
+    end
+  end
+
+  // Results in flight must fit in the result buffer.
+  logic [RspLW-1:0] rsp_level;
+  logic             credit_ok, pipe_empty, mask_idle, mask_job_ready;
+  always_comb begin
+    logic [31:0] n;
+    n = 32'(rsp_level) + 32'(loading_q);
+    for (int k = 1; k <= 4; k++) n = n + 32'(p_v_q[k] && p_res_q[k]);
+    credit_ok = (n + 32'd1 <= 32'(RspDepth));
+  end
+  assign pipe_empty = !(p_v_q[1] || p_v_q[2] || p_v_q[3] || p_v_q[4]);
+
+  logic s0_mask_job;
+  assign s0_mask_job = (s0_kind == K_MASK) && (s0_err == fsm_pkg::ST_OK);
+
+  always_comb begin
+    cmd_tready_o = !loading_q && credit_ok && !haz;
+    if (s0_mask_job && !mask_job_ready) cmd_tready_o = 1'b0;
+    if (s0_is_load && !(pipe_empty && mask_idle)) cmd_tready_o = 1'b0;
+  end
+
+  logic s0_take;
+  assign s0_take = cmd_tvalid_i && cmd_tready_o;
+
+  // token_class read for the op entering S1.
+  assign tc_re    = s0_take;
+  assign tc_raddr = TcAW'(32'(s0_bank) * 32'(TcWords) + (s0_tc_byte >> LGB));
+
+  // Mask job.
+  logic [31:0] s0_mask_base;
+  assign s0_mask_base = 32'(bp_sub_q[s0_bank][fsm_pkg::SEC_MR]) * 32'd8 +
+                        32'(sl_row_q[s0_si]) * 32'(bp_wpr_q[s0_bank]) * 32'd32;
+
+  fsm_mask_engine #(
+    .LoadW  (LoadW),
+    .MaskW  (MaskW),
+    .BankW  (BankW),
+    .HalfW  (MrAW),
+    .MrHalf (MrHalf),
+    .BitW   (MrBitW),
+    .BeatW  (BeatW),
+    .TokW   (TokW),
+    .Depth  (4)
+  ) u_mask (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .job_valid_i     (s0_take && s0_mask_job),
+    .job_ready_o     (mask_job_ready),
+    .job_bank_i      (s0_bank),
+    .job_base_i      (MrBitW'(s0_mask_base)),
+    .job_empty_i     (sl_rempty_q[s0_si]),
+    .job_nbeats_i    (bp_nbeats_q[s0_bank]),
+    .job_vocab_i     (bp_vocab_q[s0_bank]),
+    .job_eos_valid_i (bp_eosv_q[s0_bank]),
+    .job_eos_i       (bp_eos_q[s0_bank]),
+    .job_accepting_i (sl_acc_q[s0_si]),
+    .rd_en_o         (mr_re),
+    .rd_even_addr_o  (mr_even_raddr),
+    .rd_odd_addr_o   (mr_odd_raddr),
+    .rd_even_data_i  (mr_even_rdata),
+    .rd_odd_data_i   (mr_odd_rdata),
+    .m_tvalid_o      (mask_tvalid_o),
+    .m_tready_i      (mask_tready_i),
+    .m_tdata_o       (mask_tdata_o),
+    .m_tlast_o       (mask_tlast_o),
+    .idle_o          (mask_idle),
+    .beat_o          (mask_beat_o)
+  );
+
+  // ---------------------------------------------------------------- S1: class
+  logic [31:0] s1_class;
+  logic [31:0] s1_states;
+  assign s1_class  = lane(tc_rdata, p_tclane_q, bp_ew_q[p_bank_q[1]][fsm_pkg::SEC_TC]);
+  assign s1_states = 32'(bp_states_q[p_bank_q[1]]);
+
+  // ---------------------------------------------------------------- S2: state, next_state read
+  logic [SlotW-1:0]  s2_si;
+  logic [StateW-1:0] s2_s;
+  logic              s2_viol;
+  logic [31:0]       s2_pos;
+  logic              s2_fwd;
+  logic [31:0]       s2_ns_byte;
+  logic [7:0]        s2_err;
+
+  // VALIDATE context: the packet's working state, updated at S3 in order.
+  logic [7:0]        vx_err_q;
+  logic [StateW-1:0] vx_state_q;
+  logic [31:0]       vx_pos_q, vx_idx_q;
+  logic              vx_viol_q;
+  logic [31:0]       vx_vidx_q, vx_vpos_q, vx_vtok_q;
+
+  always_comb begin
+    s2_si  = SlotW'(p_slot_q[2]);
+    s2_fwd = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[2];
+    if (p_kind_q[2] == K_VTOK) begin
+      s2_s    = vx_state_q;
+      s2_viol = vx_viol_q;
+      s2_pos  = vx_pos_q;
+    end else if (s2_fwd) begin
+      s2_s    = p_nstate_q;
+      s2_viol = p_nviol_q;
+      s2_pos  = p_npos_q;
+    end else begin
+      s2_s    = sl_state_q[s2_si];
+      s2_viol = sl_viol_q[s2_si];
+      s2_pos  = sl_pos_q[s2_si];
+    end
+    s2_ns_byte = 32'(bp_sub_q[p_bank_q[2]][fsm_pkg::SEC_NS]) +
+                 (p_prod_q + 32'(s2_s)) * ebytes(bp_ew_q[p_bank_q[2]][fsm_pkg::SEC_NS]);
+    s2_err = p_err_q[2];
+    if (s2_err == fsm_pkg::ST_OK && s2_viol &&
+        (p_kind_q[2] == K_ADVANCE || p_kind_q[2] == K_VHDR)) s2_err = fsm_pkg::ST_VIOLATED;
+    if (s2_err == fsm_pkg::ST_OK && p_kind_q[2] == K_ADVANCE && p_tokraw_q[2][31] == 1'b1)
+      s2_err = fsm_pkg::ST_TOKEN;   // bit 31 of p_tokraw_q carries "token >= V" (see S0->S1)
+  end
+
+  assign ns_re    = p_v_q[2];
+  assign ns_raddr = (s2_ns_byte >> LGB) < 32'(NsWords) ?
+                    NsAW'(32'(p_bank_q[2]) * 32'(NsWords) + (s2_ns_byte >> LGB)) :
+                    NsAW'(32'(p_bank_q[2]) * 32'(NsWords));
+
+  // ---------------------------------------------------------------- S3: next state, info reads
+  logic [31:0]       s3_n;
+  logic              s3_allowed;
+  logic [StateW-1:0] s3_x;          // state whose info the result reports
+  logic [StateW-1:0] s3_nstate;
+  logic              s3_nviol, s3_accepted, s3_wb, s3_viol_ev;
+  logic [31:0]       s3_npos, s3_aux, s3_vpos, s3_vtok;
+  logic [7:0]        s3_err;
+  // VALIDATE context after this beat
+  logic [7:0]        vx_err_d;
+  logic [StateW-1:0] vx_state_d;
+  logic [31:0]       vx_pos_d, vx_idx_d, vx_vidx_d, vx_vpos_d, vx_vtok_d;
+  logic              vx_viol_d;
+
+  always_comb begin
+    logic [BankW-1:0] b;
+    b = p_bank_q[3];
+    s3_n       = lane(ns_rdata, p_nslane_q, bp_ew_q[b][fsm_pkg::SEC_NS]);
+    s3_allowed = p_class_ok3_q && (s3_n < 32'(bp_states_q[b]));
+    s3_err     = p_err_q[3];
+    s3_nstate  = p_s_q;
+    s3_nviol   = p_viol_q;
+    s3_npos    = p_pos_q;
+    s3_accepted = 1'b0;
+    s3_wb      = 1'b0;
+    s3_aux     = p_pos_q;
+    s3_viol_ev = 1'b0;
+    s3_vpos    = p_pos_q;
+    s3_vtok    = p_tokraw_q[3];
+    vx_err_d   = vx_err_q;
+    vx_state_d = vx_state_q;
+    vx_pos_d   = vx_pos_q;
+    vx_idx_d   = vx_idx_q;
+    vx_viol_d  = vx_viol_q;
+    vx_vidx_d  = vx_vidx_q;
+    vx_vpos_d  = vx_vpos_q;
+    vx_vtok_d  = vx_vtok_q;
+    unique case (p_kind_q[3])
+      K_ADVANCE: begin
+        s3_accepted = s3_allowed;
+        s3_nstate   = s3_allowed ? StateW'(s3_n) : p_s_q;
+        s3_npos     = p_pos_q + 32'(s3_allowed);
+        s3_nviol    = !s3_allowed;
+        s3_aux      = s3_npos;
+        s3_wb       = (s3_err == fsm_pkg::ST_OK);
+        s3_viol_ev  = (s3_err == fsm_pkg::ST_OK) && !s3_allowed;
+      end
+      K_BIND, K_RESET: begin
+        s3_nstate = bp_start_q[b];
+        s3_nviol  = 1'b0;
+        s3_npos   = 32'd0;
+        s3_aux    = 32'd0;
+        s3_wb     = (s3_err == fsm_pkg::ST_OK);
+      end
+      K_VHDR, K_VTOK: begin
+        if (p_kind_q[3] == K_VHDR) begin
+          vx_err_d   = s3_err;
+          vx_state_d = p_s_q;
+          vx_pos_d   = p_pos_q;
+          vx_idx_d   = 32'd0;
+          vx_viol_d  = 1'b0;
+        end else if (vx_err_q == fsm_pkg::ST_OK) begin
+          if (p_tokraw_q[3][31]) begin
+            vx_err_d = fsm_pkg::ST_TOKEN;
+          end else if (!vx_viol_q) begin
+            if (s3_allowed) begin
+              vx_state_d = StateW'(s3_n);
+              vx_pos_d   = vx_pos_q + 32'd1;
+            end else begin
+              vx_viol_d = 1'b1;
+              vx_vidx_d = vx_idx_q;
+              vx_vpos_d = vx_pos_q;
+              vx_vtok_d = {1'b0, p_tokraw_q[3][30:0]};
+            end
+          end
+          vx_idx_d = vx_idx_q + 32'd1;
+        end
+        s3_err      = vx_err_d;
+        s3_nstate   = vx_state_d;
+        s3_npos     = vx_pos_d;
+        s3_nviol    = vx_viol_d;
+        s3_accepted = !vx_viol_d;
+        s3_aux      = vx_viol_d ? vx_vidx_d : 32'hFFFF_FFFF;
+        s3_wb       = p_last_q[3] && (vx_err_d == fsm_pkg::ST_OK);
+        s3_viol_ev  = s3_wb && vx_viol_d;
+        s3_vpos     = vx_vpos_d;
+        s3_vtok     = vx_vtok_d;
+      end
+      default: begin   // K_MASK, K_QUERY, K_MISC: report, change nothing
+      end
+    endcase
+    s3_x = s3_nstate;
+  end
+
+  logic [31:0] s3_ac_bit, s3_fv_bit, s3_mi_byte, s3_ft_byte;
+  always_comb begin
+    logic [BankW-1:0] b;
+    b = p_bank_q[3];
+    s3_ac_bit  = 32'(bp_sub_q[b][fsm_pkg::SEC_AC]) * 32'd8 + 32'(s3_x);
+    s3_fv_bit  = 32'(bp_sub_q[b][fsm_pkg::SEC_FV]) * 32'd8 + 32'(s3_x);
+    s3_mi_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_MI]) +
+                 32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_MI]);
+    s3_ft_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_FT]) +
+                 32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_FT]);
+  end
+  assign info_re  = p_v_q[3];
+  assign ac_raddr = BmAW'(32'(p_bank_q[3]) * 32'(BmWords) + (s3_ac_bit >> LGL));
+  assign fv_raddr = BmAW'(32'(p_bank_q[3]) * 32'(BmWords) + (s3_fv_bit >> LGL));
+  assign mi_raddr = MiAW'(32'(p_bank_q[3]) * 32'(MiWords) + (s3_mi_byte >> LGB));
+  assign ft_raddr = FtAW'(32'(p_bank_q[3]) * 32'(FtWords) + (s3_ft_byte >> LGB));
+
+  // ---------------------------------------------------------------- S4: result, write-back
+  logic              s4_acc, s4_fv_raw, s4_fvalid, s4_rempty;
+  logic [31:0]       s4_row, s4_ft;
+  logic [BankW-1:0]  s4_b;
+  logic [SlotW-1:0]  s4_si;
+  logic              s4_ok;
+  logic [127:0]      s4_rsp;
+  assign s4_b      = p_bank_q[4];
+  assign s4_si     = SlotW'(p_slot_q[4]);
+  assign s4_acc    = ac_rdata[p_acbit_q];
+  assign s4_fv_raw = fv_rdata[p_fvbit_q];
+  assign s4_row    = lane(mi_rdata, p_milane_q, bp_ew_q[s4_b][fsm_pkg::SEC_MI]);
+  assign s4_ft     = lane(ft_rdata, p_ftlane_q, bp_ew_q[s4_b][fsm_pkg::SEC_FT]);
+  assign s4_rempty = s4_row >= 32'(bp_rows_q[s4_b]);
+  assign s4_fvalid = s4_fv_raw && (s4_ft < 32'(bp_vocab_q[s4_b]));
+  assign s4_ok     = (p_err_q[4] == fsm_pkg::ST_OK);
+
+  always_comb begin
+    s4_rsp = '0;
+    s4_rsp[7:0]   = p_op_q[4];
+    s4_rsp[15:8]  = p_err_q[4];
+    s4_rsp[47:32] = p_slot_q[4];
+    if (p_kind_q[4] == K_MISC) begin
+      // LOAD: grammar and bytes received, also when refused
+      if (p_op_q[4] == fsm_pkg::OP_LOAD) begin
+        s4_rsp[23:16]  = load_gram_raw_q;   // stable: no LOAD is accepted until this leaves
+        s4_rsp[127:96] = p_aux_q;
+      end
+    end else if (s4_ok) begin
+      s4_rsp[23:16]  = 8'(p_gram_q[4]);
+      s4_rsp[24]     = p_accepted_q;
+      s4_rsp[25]     = s4_acc;
+      s4_rsp[26]     = s4_fvalid;
+      s4_rsp[27]     = p_nviol_q;
+      s4_rsp[63:48]  = 16'(p_nstate_q);
+      s4_rsp[95:64]  = s4_fvalid ? s4_ft : 32'd0;
+      s4_rsp[127:96] = p_aux_q;
+    end
+  end
+
+  fsm_out_fifo #(
+    .Width (128),
+    .Depth (RspDepth)
+  ) u_rsp (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (p_v_q[4] && p_res_q[4]),
+    .in_data_i   (s4_rsp),
+    .out_valid_o (rsp_tvalid_o),
+    .out_ready_i (rsp_tready_i),
+    .out_data_o  (rsp_tdata_o),
+    .level_o     (rsp_level)
+  );
+  assign rsp_tlast_o = 1'b1;
+
+  assign res_valid_o    = p_v_q[4] && p_res_q[4];
+  assign res_op_o       = p_op_q[4];
+  assign res_status_o   = p_err_q[4];
+  assign res_accepted_o = p_accepted_q;
+  assign viol_valid_o   = p_v_q[4] && p_viol_ev_q;
+  assign viol_slot_o    = p_slot_q[4];
+  assign viol_pos_o     = p_vpos_q;
+  assign viol_token_o   = p_vtok_q;
+
+  // ---------------------------------------------------------------- sequencing
+  logic load_done_ok;
+  assign load_done_ok = ld_done && load_gram_ok_q && ld_status == fsm_pkg::ST_OK;
+
+  // Pipeline control registers
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int k = 1; k <= 4; k++) p_v_q[k] <= 1'b0;
+      v_active_q <= 1'b0;
+      loading_q  <= 1'b0;
+      ld_start_q <= 1'b0;
+    end else begin
+      // A LOAD command enters the pipeline only as its result, once the image is judged.
+      p_v_q[1] <= (s0_take && !s0_is_load) || (loading_q && ld_done);
+      for (int k = 2; k <= 4; k++) p_v_q[k] <= p_v_q[k-1];
+      if (s0_take && (s0_kind == K_VHDR || s0_kind == K_VTOK)) v_active_q <= !cmd_tlast_i;
+      ld_start_q <= s0_take && s0_is_load;
+      if (s0_take && s0_is_load) loading_q <= 1'b1;
+      else if (ld_done)          loading_q <= 1'b0;
+    end
+  end
+
+  // Pipeline datapath registers
+  always_ff @(posedge clk_i) begin
+    // S0 -> S1 (or the LOAD result, injected when the loader is done)
+    if (loading_q && ld_done) begin
+      p_kind_q[1]   <= K_MISC;
+      p_op_q[1]     <= fsm_pkg::OP_LOAD;
+      p_res_q[1]    <= 1'b1;
+      p_slotop_q[1] <= 1'b0;
+      p_slot_q[1]   <= 16'd0;
+      p_gram_q[1]   <= load_gram_q;
+      p_bank_q[1]   <= '0;
+      p_err_q[1]    <= load_gram_ok_q ? ld_status : fsm_pkg::ST_GRAMMAR;
+      p_tokraw_q[1] <= ld_bytes;   // reported in aux
+      p_last_q[1]   <= 1'b1;
+    end else begin
+      p_kind_q[1]   <= s0_kind;
+      p_op_q[1]     <= s0_op;
+      p_res_q[1]    <= s0_res;
+      p_slotop_q[1] <= s0_slotop;
+      p_slot_q[1]   <= s0_slot;
+      p_gram_q[1]   <= s0_gram;
+      p_bank_q[1]   <= s0_bank;
+      p_err_q[1]    <= s0_err;
+      // Bit 31 marks "token >= V" (ids are < 2^24, so it is otherwise free).
+      p_tokraw_q[1] <= s0_tok_bad ? {1'b1, c_tok_raw[30:0]} : {1'b0, c_tok_raw[30:0]};
+      p_last_q[1]   <= cmd_tlast_i;
+    end
+    p_tok_q[1]  <= TokW'(c_tok_raw);
+    p_tclane_q  <= LGB'(s0_tc_byte);
+    // S1 -> S2
+    for (int k = 2; k <= 4; k++) begin
+      p_kind_q[k]   <= p_kind_q[k-1];
+      p_op_q[k]     <= p_op_q[k-1];
+      p_res_q[k]    <= p_res_q[k-1];
+      p_slotop_q[k] <= p_slotop_q[k-1];
+      p_slot_q[k]   <= p_slot_q[k-1];
+      p_gram_q[k]   <= p_gram_q[k-1];
+      p_bank_q[k]   <= p_bank_q[k-1];
+      p_tok_q[k]    <= p_tok_q[k-1];
+      p_tokraw_q[k] <= p_tokraw_q[k-1];
+      p_last_q[k]   <= p_last_q[k-1];
+    end
+    p_err_q[2]   <= p_err_q[1];
+    p_prod_q     <= s1_class * s1_states;
+    p_class_ok_q <= s1_class < 32'(bp_classes_q[p_bank_q[1]]);
+    // S2 -> S3
+    p_err_q[3]    <= s2_err;
+    p_nslane_q    <= LGB'(s2_ns_byte);
+    p_s_q         <= s2_s;
+    p_viol_q      <= s2_viol;
+    p_pos_q       <= s2_pos;
+    p_class_ok3_q <= p_class_ok_q;
+    // S3 -> S4
+    p_err_q[4]   <= s3_err;
+    p_nstate_q   <= s3_nstate;
+    p_nviol_q    <= s3_nviol;
+    p_npos_q     <= s3_npos;
+    p_accepted_q <= s3_accepted;
+    p_wb_q       <= p_v_q[3] && s3_wb;
+    p_aux_q      <= (p_kind_q[3] == K_MISC) ? p_tokraw_q[3] : s3_aux;
+    p_viol_ev_q  <= p_v_q[3] && s3_viol_ev;
+    p_vpos_q     <= s3_vpos;
+    p_vtok_q     <= s3_vtok;
+    p_acbit_q    <= LGL'(s3_ac_bit);
+    p_fvbit_q    <= LGL'(s3_fv_bit);
+    p_milane_q   <= LGB'(s3_mi_byte);
+    p_ftlane_q   <= LGB'(s3_ft_byte);
+  end
+
+  // VALIDATE packet bookkeeping and context
+  always_ff @(posedge clk_i) begin
+    if (s0_take && s0_kind == K_VHDR) begin
+      v_slot_q <= s0_slot;
+      v_gram_q <= s0_gram;
+      v_bank_q <= s0_bank;
+    end
+    if (p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK)) begin
+      vx_err_q   <= vx_err_d;
+      vx_state_q <= vx_state_d;
+      vx_pos_q   <= vx_pos_d;
+      vx_idx_q   <= vx_idx_d;
+      vx_viol_q  <= vx_viol_d;
+      vx_vidx_q  <= vx_vidx_d;
+      vx_vpos_q  <= vx_vpos_d;
+      vx_vtok_q  <= vx_vtok_d;
+    end
+  end
+
+  // LOAD command: remember the target grammar.
+  always_ff @(posedge clk_i) begin
+    if (s0_take && s0_is_load) begin
+      load_gram_q     <= GramW'(c_gram_raw);
+      load_gram_raw_q <= c_gram_raw;
+      load_gram_ok_q  <= 32'(c_gram_raw) < 32'(NGrammars);
+    end
+  end
+
+  // Slots, grammar map and banks
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < NSlots; i++) sl_bound_q[i] <= 1'b0;
+      for (int g = 0; g < NGrammars; g++) map_q[g] <= BankW'(g);
+      spare_q  <= BankW'(NGrammars);
+      loaded_q <= '0;
+    end else begin
+      if (p_v_q[4] && p_wb_q) begin
+        sl_bound_q[s4_si] <= 1'b1;
+      end
+      if (load_done_ok) begin
+        // Swap the freshly written spare bank in; every slot on the grammar unbinds.
+        map_q[load_gram_q]    <= spare_q;
+        spare_q               <= map_q[load_gram_q];
+        loaded_q[load_gram_q] <= 1'b1;
+        for (int i = 0; i < NSlots; i++) begin
+          if (sl_gram_q[i] == load_gram_q) sl_bound_q[i] <= 1'b0;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (p_v_q[4] && p_wb_q) begin
+      sl_gram_q[s4_si]   <= p_gram_q[4];
+      sl_state_q[s4_si]  <= p_nstate_q;
+      sl_viol_q[s4_si]   <= p_nviol_q;
+      sl_pos_q[s4_si]    <= p_npos_q;
+      sl_acc_q[s4_si]    <= s4_acc;
+      sl_row_q[s4_si]    <= RowW'(s4_row);
+      sl_rempty_q[s4_si] <= s4_rempty;
+    end
+    if (load_done_ok) begin
+      bp_vocab_q[spare_q]   <= (TokW+1)'(ld_vocab);
+      bp_states_q[spare_q]  <= (StateW+1)'(ld_states);
+      bp_classes_q[spare_q] <= (ClassW+1)'(ld_classes);
+      bp_rows_q[spare_q]    <= RowW'(ld_rows);
+      bp_wpr_q[spare_q]     <= WprW'(ld_wpr);
+      bp_start_q[spare_q]   <= StateW'(ld_start_st);
+      bp_eos_q[spare_q]     <= TokW'(ld_eos);
+      bp_eosv_q[spare_q]    <= ld_eosv;
+      bp_nbeats_q[spare_q]  <= BeatW'((ld_vocab + 32'(MaskW) - 32'd1) >> LGM);
+      for (int k = 0; k < 7; k++) begin
+        bp_sub_q[spare_q][k] <= LGB'(ld_sub[k]);
+        bp_ew_q[spare_q][k]  <= ld_ew[k];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- status
+  always_comb begin
+    loaded_o = '0;
+    loaded_o[NGrammars-1:0] = loaded_q;
+  end
+  assign busy_o    = !pipe_empty || loading_q || !mask_idle || rsp_tvalid_o || mask_tvalid_o;
+  assign loading_o = loading_q;
+
+  logic unused;
+  assign unused = ^{ld_busy, ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
+                    mr_waddr, s0_mask_base, p_tok_q[4], c_tok_raw[31]};
+
+`ifdef FSM_ASSERT_ON
+  // A bound slot always names a loaded grammar.
+  for (genvar i = 0; i < NSlots; i++) begin : g_sva_slot
+    assert property (@(posedge clk_i) disable iff (!rst_ni)
+                     sl_bound_q[i] |-> loaded_q[sl_gram_q[i]]);
+  end
+  // The result buffer never overflows (credit scheme).
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   p_v_q[4] && p_res_q[4] |-> rsp_level < RspLW'(RspDepth));
+`endif
+
+endmodule
+
+`default_nettype wire

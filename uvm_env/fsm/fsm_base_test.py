@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+"""FsmBaseTest: runs the test's scenario, drains, then checks every CSR against the model."""
+
+from __future__ import annotations
+
+import random
+
+from cocotb.triggers import ClockCycles
+
+from uvm_env.common.base_test import BaseTest
+from uvm_env.common.config import BenchConfig, env_int
+from uvm_env.fsm.fsm_env import FsmEnv
+from uvm_env.fsm.fsm_predictor import CSR_COUNTERS
+from uvm_env.fsm.fsm_seqs import LoadSeq
+from uvm_env.fsm.grammars import Grammar
+from uvm_env.fsm.protocol import CSR, CSR_ERR_BASE, FSM_ID, NUM_STATUS
+
+
+class FsmBaseTest(BaseTest):
+    coverage_prefix = "fsm"
+    # Cycles of work per unit of N_OPS, for the timeout; tests with big images add theirs.
+    cycles_per_op = 60
+
+    def make_env(self) -> FsmEnv:
+        env = FsmEnv("env", self)
+        env.dut, env.clock, env.reset = self.dut, self.clock, self.reset
+        return env
+
+    def make_config(self) -> BenchConfig:
+        cfg = super().make_config()
+        cfg.timeout_us = 2_000 + self.cycles_per_op * env_int("N_OPS", 500) \
+            * cfg.clk_period_ns // 1000 + self.extra_timeout_us()
+        return cfg
+
+    def extra_timeout_us(self) -> int:
+        return 0
+
+    def rng(self, tag: str) -> random.Random:
+        return self.cfg.child_rng(tag)
+
+    async def scenario(self) -> None:
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        assert await self.env.read_csr("ID") == FSM_ID, "CSR ID"
+        await self.scenario()
+        await self.drain()
+        await self.check_csrs()
+        for line in self.env.scoreboard.cov.report():
+            self.logger.info(line)
+
+    async def load(self, grammars: dict[int, Grammar]) -> None:
+        await LoadSeq("load", self.env, self.rng("load"), grammars).start(self.env.seqr)
+
+    async def drain(self) -> None:
+        await self.env.driver.wait_drained()
+        await self.env.loader.wait_idle()
+        await ClockCycles(self.clock, 8)
+
+    async def check_csrs(self) -> None:
+        """The core's counters, interrupt registers and grammar map must equal the model's."""
+        pred = self.env.scoreboard.pred
+        sb = self.env.scoreboard
+        expected = pred.csr_expected()
+        actual = {name: await self.env.read_csr(name) for name in CSR_COUNTERS}
+        sb.compare("CSR counters and violation registers", expected, actual)
+        exp_codes = {code: pred.csr_error_counts().get(code, 0) for code in range(1, NUM_STATUS)}
+        act_codes = {code: await self.env.read_csr(CSR_ERR_BASE + code)
+                     for code in range(1, NUM_STATUS)}
+        sb.compare("CSR error counters by status", exp_codes, act_codes)
+        status = await self.env.read_csr("STATUS")
+        sb.check("core idle after the last result", status & 1 == 0, f"STATUS={status:#x}")
+        cycles = await self.env.read_csr("CYCLES")
+        self.logger.info(f"CSRs: {actual}; errors by code {act_codes}; {cycles} cycles")
+        assert CSR["CYCLES"] == 25

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: Apache-2.0
+"""FsmDriver: streams commands without waiting for results, pairs results and masks in order.
+
+The core answers every command with exactly one result, in command order, and
+every MASK whose result is OK with one mask frame, in MASK order. So the
+driver keeps the commands in flight in a FIFO and a collector coroutine takes
+results (and masks) as they come, fills each command in and publishes it.
+A LOAD's image goes to the load agent when the command is queued; the core
+takes it only once the command is accepted. At most ``window`` commands are
+in flight, so a sequence cannot run arbitrarily far ahead of the DUT.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import cocotb
+from cocotb.simtime import get_sim_time
+from cocotb.triggers import Event
+from cocotbext.axi import AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from pyuvm import uvm_analysis_port, uvm_driver
+
+from uvm_env.fsm.fsm_item import FsmCmd
+from uvm_env.fsm.fsm_load_bfm import FsmLoadAgent
+from uvm_env.fsm.protocol import OP_LOAD, OP_MASK, ST_OK, FsmRsp
+
+
+class FsmDriver(uvm_driver):
+    source: AxiStreamSource
+    rsp_sink: AxiStreamSink
+    mask_sink: AxiStreamSink
+    loader: FsmLoadAgent
+    window: int = 64
+
+    def build_phase(self) -> None:
+        self.ap = uvm_analysis_port("ap", self)
+        self.inflight: deque[FsmCmd] = deque()
+        self.space = Event()
+        self.space.set()
+        self.drained = Event()
+        self.drained.set()
+        self.sent = 0
+        self.completed = 0
+
+    async def run_phase(self) -> None:
+        cocotb.start_soon(self._collect())
+        while True:
+            cmd = await self.seq_item_port.get_next_item()
+            while len(self.inflight) >= self.window:
+                self.space.clear()
+                await self.space.wait()
+            cmd.seq_no = self.sent
+            self.sent += 1
+            self.inflight.append(cmd)
+            self.drained.clear()
+            if cmd.op == OP_LOAD:
+                self.loader.send(cmd.image or b"", cmd.load_keep_last)
+            frame = AxiStreamFrame(tdata=cmd.beats())
+            cmd.frame = frame
+            self.source.send_nowait(frame)
+            self.seq_item_port.item_done()
+
+    async def wait_drained(self) -> None:
+        """Return once every command sent so far has its result (and mask)."""
+        await self.drained.wait()
+
+    async def _collect(self) -> None:
+        while True:
+            frame = await self.rsp_sink.recv()
+            beats = list(frame.tdata)
+            if not self.inflight:
+                raise AssertionError(f"result {beats} with no command in flight")
+            cmd = self.inflight.popleft()
+            cmd.rsp = FsmRsp.decode(beats[0])
+            cmd.t_cmd = float(cmd.frame.sim_time_start or 0)
+            cmd.t_rsp = float(get_sim_time("ns"))
+            if len(beats) != 1:
+                raise AssertionError(f"{cmd}: result frame of {len(beats)} beats")
+            if cmd.op == OP_MASK and cmd.rsp.status == ST_OK and cmd.rsp.op == OP_MASK:
+                mframe = await self.mask_sink.recv()
+                cmd.mask = [int(x) for x in mframe.tdata]
+            self.completed += 1
+            self.ap.write(cmd)
+            cmd.done.set()
+            self.space.set()
+            if not self.inflight:
+                self.drained.set()

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: Apache-2.0
+"""FsmScoreboard: every result and every mask against FsmPredictor (models.token_fsm)."""
+
+from __future__ import annotations
+
+from pyuvm import uvm_subscriber
+
+from uvm_env.common.scoreboard_base import ScoreboardBase
+from uvm_env.fsm.fsm_coverage import FsmCoverage
+from uvm_env.fsm.fsm_item import FsmCmd
+from uvm_env.fsm.fsm_predictor import FsmParams, FsmPredictor
+from uvm_env.fsm.protocol import OP_LOAD, ST_OK
+
+
+class FsmScoreboard(ScoreboardBase):
+    params: FsmParams
+
+    def build_phase(self) -> None:
+        super().build_phase()
+        self.pred = FsmPredictor(self.params)
+        self.cov = FsmCoverage("fsm")
+        self.sub = _CmdSubscriber("sub", self)
+        self.analysis_export = self.sub.analysis_export
+        self.history: list[str] = []        # recent commands, printed with a mismatch
+        self.names: dict[int, str] = {}     # grammar id -> name of the tables loaded there
+        self.n_masks = 0
+        self.mask_sink = None               # set by the env: stray masks are an error
+
+    def write_cmd(self, cmd: FsmCmd) -> None:
+        assert cmd.rsp is not None
+        exp = self.pred.predict(cmd.op, cmd.slot, cmd.grammar, cmd.token, cmd.tokens,
+                                cmd.image, cmd.load_keep_last)
+        self.history = (self.history + [str(cmd)])[-8:]
+        ok = self.compare(f"{cmd} result", exp.rsp.fields(), cmd.rsp.fields())
+        if exp.mask is not None or cmd.mask is not None:
+            self.n_masks += 1
+            ok &= self.compare(f"{cmd} mask (beats, bit i = token m*MaskW+i)",
+                               [hex(b) for b in exp.mask or []],
+                               [hex(b) for b in cmd.mask or []])
+        if not ok:
+            self.logger.error("last commands:\n  " + "\n  ".join(self.history))
+            slot = self.pred.bound(cmd.slot)
+            if slot is not None:
+                fsm = self.pred.grammars[slot.grammar]
+                self.logger.error(f"slot {cmd.slot}: {slot}\n{fsm.pretty_print(8)}")
+        if cmd.op == OP_LOAD and exp.rsp.status == ST_OK:
+            self.names[cmd.grammar] = getattr(cmd, "grammar_name", f"g{cmd.grammar}")
+        key, ns, nc, eos = None, 0, 0, None
+        slot = self.pred.bound(cmd.slot)
+        if slot is not None and slot.grammar in self.pred.grammars:
+            t = self.pred.grammars[slot.grammar].tables
+            key = self.names.get(slot.grammar, f"g{slot.grammar}")
+            ns, nc, eos = t.num_states, t.num_classes, t.eos_id
+        self.cov.sample(cmd, exp, key, ns, nc, eos)
+
+    def pending(self) -> list[str]:
+        out = []
+        if self.mask_sink is not None and not self.mask_sink.empty():
+            out.append(f"{self.mask_sink.count()} mask frame(s) no MASK asked for")
+        return out
+
+
+class _CmdSubscriber(uvm_subscriber):
+    def write(self, tt: FsmCmd) -> None:
+        self.get_parent().write_cmd(tt)
