@@ -237,7 +237,19 @@ module radix_core
   assign c_len = n_len[cand_q];
 
   logic page_edge;                     // does i_q+1 start a new page?
-  assign page_edge = (((i_q + 1'b1) & LenW'(PageSize - 1)) == '0);
+  logic [LenW-1:0] i_next;
+  assign i_next = i_q + 1'b1;
+  // Written per page size: Verilator 5.049 with --coverage crashes on the
+  // equivalent mask expression.
+  if (PageSize == 1) begin : g_page1
+    assign page_edge = 1'b1;
+    logic unused_i_next;
+    assign unused_i_next = ^i_next;
+  end else begin : g_pagen
+    assign page_edge = (i_next[$clog2(PageSize)-1:0] == '0);
+    logic unused_i_next;
+    assign unused_i_next = ^i_next[LenW-1:$clog2(PageSize)];
+  end
 
   logic leaf_ok;                       // evictable leaf at scan_q
   assign leaf_ok = n_valid[scan_q] && (n_child[scan_q] == NIL) && (n_lock[scan_q] == '0);
