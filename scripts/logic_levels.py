@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Longest combinational path, in logic levels, of a mapped Xilinx netlist.
+
+Input is Yosys `write_json` output after `synth_xilinx -flatten`. Every
+combinational cell on a path counts one level, the way Vivado's
+`LOGIC_LEVELS` counts cells between two timing endpoints. Unit delay, no
+wires: it ranks paths, it does not time them.
+
+Why not `ltp -noff`: it only recognises Yosys' internal flip-flops, so after
+mapping it runs straight through FDRE/RAMB cells and reports loops; and it
+treats a LUTRAM's write port as combinational. Here the arcs are per port:
+
+* LUT*, INV, MUXF*, CARRY*: every input to every output.
+* LUTRAMs: only a read address reaches its own read port: ADDRx -> DOx
+  (RAM32M/RAM64M families), A -> O/SPO and DPRA -> DPO (RAMnX1S/D). Data in,
+  write enable and the write side of a shared address are clocked.
+* SRL16E/SRLC16E/SRLC32E: address A* to Q; the cascade output Q15/Q31 is clocked.
+* Anything else (FD*, RAMB*, URAM288, DSP48E2, ...) starts and ends paths.
+  A DSP48E2 without internal registers would be combinational; Yosys maps
+  only registered-friendly multipliers there, so this can miss such paths.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_ALL_ARCS = ("LUT", "INV", "MUXF", "CARRY")
+_LUTRAM_MULTI = ("RAM32M", "RAM64M")
+_LUTRAM = ("RAM32X", "RAM64X", "RAM128X", "RAM256X", "RAM512X")
+_SRL = ("SRL16E", "SRLC16E", "SRLC32E")
+
+
+@dataclass
+class LevelReport:
+    levels: int                          # combinational cells on the longest path
+    path: list[str] = field(default_factory=list)   # cell types, start to end
+    start: str = ""                      # net the path starts from
+    end: str = ""                        # net it ends on
+    loops: list[str] = field(default_factory=list)  # nets on combinational loops
+    end_bit: int | None = None
+
+
+def _arcs(cell_type: str, directions: dict[str, str]) -> list[tuple[list[str], list[str]]]:
+    """Combinational arcs of one cell as (inputs, outputs) groups; [] if sequential."""
+    ins = [p for p, d in directions.items() if d == "input"]
+    outs = [p for p, d in directions.items() if d == "output"]
+    if cell_type.startswith(_ALL_ARCS):
+        return [(ins, outs)]
+    if cell_type.startswith(_LUTRAM_MULTI):
+        # RAM32M/RAM64M...: read port X is addressed by ADDRX alone.
+        return [([p], [o for o in outs if o == "DO" + p[4:]]) for p in ins
+                if p.startswith("ADDR")]
+    if cell_type.startswith(_LUTRAM):
+        spo = [o for o in outs if o in ("O", "SPO")]
+        dpo = [o for o in outs if o == "DPO"]
+        return [([p for p in ins if p.startswith("A")], spo),
+                ([p for p in ins if p.startswith("DPRA")], dpo)]
+    if cell_type.startswith(_SRL):
+        return [([p for p in ins if p.startswith("A")], [o for o in outs if o == "Q"])]
+    return []
+
+
+def analyse(netlist: dict, top: str) -> LevelReport:
+    module = netlist["modules"][top]
+    names: dict[int, str] = {}
+    for name, net in module.get("netnames", {}).items():
+        for i, bit in enumerate(net["bits"]):
+            if isinstance(bit, int) and (bit not in names or not name.startswith("$")):
+                names[bit] = f"{name}[{i}]" if len(net["bits"]) > 1 else name
+    # driver[bit] = (cell type, combinational input bits) for bits a comb cell drives
+    driver: dict[int, tuple[str, list[int]]] = {}
+    # Where a path may end, named after what it loads: "FDRE u_core.state_q[3]".
+    sink: dict[int, str] = {}
+    for cell in module.get("cells", {}).values():
+        conns, dirs = cell["connections"], cell.get("port_directions", {})
+        arcs = _arcs(cell["type"], dirs)
+        for ins, outs in arcs:
+            in_bits = [b for p in ins for b in conns.get(p, []) if isinstance(b, int)]
+            for p in outs:
+                for b in conns.get(p, []):
+                    if isinstance(b, int):
+                        driver[b] = (cell["type"], in_bits)
+        if not arcs or cell["type"].startswith(_LUTRAM_MULTI + _LUTRAM + _SRL):
+            out = next((b for p, d in dirs.items() if d == "output"
+                        for b in conns.get(p, []) if isinstance(b, int)), None)
+            label = f"{cell['type']} {names.get(out, '?')}" if out is not None else cell["type"]
+            for p, d in dirs.items():
+                if d == "input":
+                    for b in conns.get(p, []):
+                        if isinstance(b, int):
+                            sink.setdefault(b, label)
+    report = _longest(driver, names)
+    if report.end_bit is not None and report.end_bit in sink:
+        report.end = f"{report.end} -> {sink[report.end_bit]}"
+    return report
+
+
+def analyse_file(path: Path, top: str) -> LevelReport:
+    return analyse(json.loads(path.read_text()), top)
+
+
+def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str]) -> LevelReport:
+    level: dict[int, int] = {}
+    via: dict[int, int | None] = {}      # the input bit the longest path arrives on
+    loops: list[str] = []
+    on_stack: set[int] = set()
+    for root in driver:
+        if root in level:
+            continue
+        # Iterative DFS: large netlists overflow Python's recursion limit.
+        stack: list[tuple[int, Iterable[int]]] = [(root, iter(driver[root][1]))]
+        on_stack.add(root)
+        while stack:
+            bit, pending = stack[-1]
+            nxt = next((b for b in pending if b not in level), None)
+            if nxt is not None:
+                if nxt in on_stack:
+                    loops.append(names.get(nxt, str(nxt)))
+                    level[nxt] = 0       # cut the loop so the walk terminates
+                    via[nxt] = None
+                elif nxt in driver:
+                    on_stack.add(nxt)
+                    stack.append((nxt, iter(driver[nxt][1])))
+                else:
+                    level[nxt], via[nxt] = 0, None   # FF output, port or RAM output
+                continue
+            stack.pop()
+            on_stack.discard(bit)
+            best, best_in = 0, None
+            for b in driver[bit][1]:
+                if level.get(b, 0) >= best:
+                    best, best_in = level.get(b, 0), b
+            level[bit], via[bit] = best + 1, best_in
+    if not level:
+        return LevelReport(levels=0, loops=loops)
+    end = max(level, key=lambda b: level[b])
+    path: list[str] = []
+    bit: int | None = end
+    start = end
+    seen: set[int] = set()   # a cut loop can make `via` circular
+    while bit is not None and bit in driver and level.get(bit, 0) > 0 and bit not in seen:
+        seen.add(bit)
+        path.append(driver[bit][0])
+        start = via[bit] if via[bit] is not None else bit
+        bit = via[bit]
+    path.reverse()
+    return LevelReport(levels=level[end], path=path, start=names.get(start, str(start)),
+                       end=names.get(end, str(end)), loops=sorted(set(loops)), end_bit=end)

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The Yosys estimate (UltraScale+, not a Vivado result) of every available
+synthesis top at its default parameters, plus the checks that make a broken
+design fail it. Runtime: a few seconds per small module once YoWASP's wasm is
+cached; the first call of a fresh venv adds about a minute of wasm compile."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripts import boards, kernels, logic_levels, synth_estimate
+from scripts.registry import ROOT
+from scripts.synth_estimate import LABEL, Design, EstimateError, check, estimate_design
+
+BOARD = boards.load("vck5000")
+COMMON = ROOT / "rtl" / "common"
+FIFO = Design("fifo", "common_fifo_sync",
+              [COMMON / f for f in ("common_ram_sdp.sv", "common_skid_buffer.sv",
+                                    "common_fifo_sync.sv")],
+              [COMMON], {"Width": 32, "Depth": 16})
+
+
+@pytest.mark.parametrize("kernel", [k for k in kernels.KERNELS.values() if k.available()],
+                         ids=lambda k: k.name)
+def test_available_top_synthesises_at_default_parameters(kernel, tmp_path):
+    est = estimate_design(Design.of(kernel), BOARD, tmp_path / kernel.top)
+    print(f"{kernel.top}: {est.seconds} s, warm cache {est.wasm_cache_warm}, "
+          f"resources {est.resources}, levels {est.logic_levels}")
+    check(est)
+    assert est.resources["lut"] > 0 and est.resources["ff"] > 0
+
+
+@pytest.fixture(scope="module")
+def fifo_est(tmp_path_factory):
+    """A real module that exists regardless of radix/fsm progress; one Yosys run."""
+    workdir = tmp_path_factory.mktemp("fifo")
+    return estimate_design(FIFO, BOARD, workdir), workdir
+
+
+def test_fifo_estimate_counts_and_depth(fifo_est):
+    est, _ = fifo_est
+    check(est)
+    assert est.label == LABEL
+    # Width 32 x Depth 16 in LUTRAM; two 32-bit skid registers plus pointers.
+    assert est.info["lut_memory"] > 0 and est.resources["bram36"] == 0
+    assert est.resources["ff"] >= 64
+    assert est.percent["lut"] == pytest.approx(100 * est.resources["lut"] / 880_000, abs=1e-3)
+    assert 1 <= est.logic_levels <= 20
+    assert len(est.level_path) == est.logic_levels
+
+
+def test_broken_module_fails_the_estimate(tmp_path):
+    """Negative twin: what the test above runs must be able to fail."""
+    src = tmp_path / "broken.sv"
+    src.write_text("module broken(input logic a, output logic y);\n  assign y = a +;\nendmodule\n")
+    est = estimate_design(Design("broken", "broken", [src], []), BOARD, tmp_path / "out")
+    assert est.status == "failed" and "ERROR" in est.error
+    with pytest.raises(EstimateError, match="broken"):
+        check(est)
+
+
+def test_latch_fails_the_estimate(tmp_path):
+    src = tmp_path / "latchy.sv"
+    src.write_text("module latchy(input logic en, d, output logic q);\n"
+                   "  always_latch if (en) q = d;\nendmodule\n")
+    est = estimate_design(Design("latchy", "latchy", [src], []), BOARD, tmp_path / "out")
+    assert est.status == "ok"
+    with pytest.raises(EstimateError, match="latch"):
+        check(est)
+
+
+def test_unavailable_top_is_reported_not_estimated(tmp_path, monkeypatch):
+    ghost = kernels.Kernel("ghost", "ghost", "ghost_top", ("rtl/ghost/ghost.f",), "clk_i", "")
+    monkeypatch.setattr(kernels, "KERNELS", {"ghost": ghost})
+    (res,) = synth_estimate.run(BOARD, "all", out_root=tmp_path)
+    assert res.status == "not yet available" and "rtl/ghost/ghost.f" in res.error
+    md = (tmp_path / BOARD.name / "estimate.md").read_text()
+    data = json.loads((tmp_path / BOARD.name / "estimate.json").read_text())
+    assert md.startswith(f"# {LABEL}") and data["label"] == LABEL
+    assert "| ghost_top | not yet available |" in md
+
+
+def test_unknown_board_exits_2():
+    assert synth_estimate.main(["--board", "nope"]) == 2
+
+
+def test_yowasp_cache_lives_next_to_the_venv(monkeypatch):
+    monkeypatch.delenv("YOWASP_CACHE_DIR", raising=False)
+    assert synth_estimate.yowasp_env()["YOWASP_CACHE_DIR"] == str(Path(sys.prefix) / "yowasp-cache")
+    monkeypatch.setenv("YOWASP_CACHE_DIR", "/somewhere")
+    assert synth_estimate.yowasp_env()["YOWASP_CACHE_DIR"] == "/somewhere"
+
+
+# ---------------------------------------------------------------- logic levels
+
+def _cell(kind, conns, dirs):
+    return {"type": kind, "connections": conns, "port_directions": dirs}
+
+
+def test_logic_levels_count_combinational_cells_between_registers():
+    lut = {"I0": "input", "I1": "input", "O": "output"}
+    ff = {"C": "input", "D": "input", "Q": "output"}
+    ram = {"A0": "input", "D": "input", "WE": "input", "WCLK": "input", "O": "output"}
+    cells = {
+        "ff1": _cell("FDRE", {"C": [1], "D": [9], "Q": [2]}, ff),
+        "l1": _cell("LUT2", {"I0": [2], "I1": [3], "O": [4]}, lut),
+        "l2": _cell("LUT2", {"I0": [4], "I1": [2], "O": [5]}, lut),
+        "c1": _cell("CARRY4", {"I0": [5], "I1": ["0"], "O": [6]}, lut),
+        "ff2": _cell("FDRE", {"C": [1], "D": [6], "Q": [7]}, ff),
+        # The LUTRAM's write data (deep logic) must not count through its output.
+        "r1": _cell("RAM32X1S", {"A0": [7], "D": [6], "WE": [5], "WCLK": [1], "O": [8]}, ram),
+        "l3": _cell("LUT2", {"I0": [8], "I1": [7], "O": [9]}, lut),
+    }
+    net = {"modules": {"t": {"cells": cells, "netnames": {"q2": {"bits": [7]}}}}}
+    rep = logic_levels.analyse(net, "t")
+    assert rep.levels == 3 and rep.path == ["LUT2", "LUT2", "CARRY4"] and not rep.loops
+
+
+def test_multiport_lutram_read_port_follows_only_its_own_address():
+    """RAM64M8: ADDRH is also the write address, so DOA -> logic -> ADDRH is no loop."""
+    lut = {"I0": "input", "O": "output"}
+    ram = {"ADDRA": "input", "ADDRH": "input", "DIA": "input", "WE": "input",
+           "WCLK": "input", "DOA": "output", "DOH": "output"}
+    cells = {
+        "r": _cell("RAM64M8", {"ADDRA": [2], "ADDRH": [4], "DIA": [9], "WE": [9],
+                               "WCLK": [1], "DOA": [3], "DOH": [5]}, ram),
+        "l": _cell("LUT1", {"I0": [3], "O": [4]}, lut),
+    }
+    rep = logic_levels.analyse({"modules": {"t": {"cells": cells, "netnames": {}}}}, "t")
+    assert not rep.loops and rep.levels == 3   # ADDRA -> DOA -> LUT1 -> ADDRH -> DOH
+
+
+def test_logic_levels_report_combinational_loops():
+    lut = {"I0": "input", "O": "output"}
+    cells = {"a": _cell("LUT1", {"I0": [2], "O": [3]}, lut),
+             "b": _cell("LUT1", {"I0": [3], "O": [2]}, lut)}
+    rep = logic_levels.analyse({"modules": {"t": {"cells": cells, "netnames": {}}}}, "t")
+    assert rep.loops
+
+
+def test_logic_levels_agree_with_yosys_ltp_on_the_fifo(fifo_est):
+    """Cross-check against Yosys' own `ltp` restricted to combinational cells
+    (the FIFO's LUTRAM lies on no longest path, so the two must agree)."""
+    est, workdir = fifo_est
+    check(est)
+    env = synth_estimate.yowasp_env()
+    proc = subprocess.run(
+        [synth_estimate.yosys_exe(), "-q", "-p",
+         "read_json netlist.json; tee -o ltp.txt ltp w:* t:LUT* t:CARRY* t:MUXF* t:INV"],
+        cwd=workdir, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    text = (workdir / "ltp.txt").read_text()
+    assert f"(length={est.logic_levels})" in text
