@@ -290,6 +290,20 @@ TESTS: dict[str, SimTest] = {
             env=_freeze(N_OPS="3000"),
             ci_env=_freeze(N_OPS="800"),
         ),
+        SimTest(
+            name="fsm_mask",
+            block="fsm",
+            top="fsm_top",
+            module="tests.fsm.fsm_mask",
+            testcase="FsmMaskTest",
+            description="Mask of every visited state vs the model (synthetic vocab and GPT-2)",
+            filelists=_FSM,
+            parameters=_FSM_PARAMS,
+            sims=("verilator",),
+            ci_sims=("verilator",),
+            env=_freeze(N_OPS="1500", N_GPT2_MASKS="60"),
+            ci_env=_freeze(N_OPS="400", N_GPT2_MASKS="16"),
+        ),
     )
 }
 

@@ -149,10 +149,15 @@ module fsm_core #(
                       "fsm_core: NGrammars 1..15")
   `COMMON_PARAM_CHECK(g_bad_rsp, RspDepth >= 8 && RspDepth <= 64, "fsm_core: RspDepth 8..64")
 
-  // Internal op codes carried down the pipeline.
-  typedef enum logic [2:0] {
-    K_BIND, K_ADVANCE, K_VHDR, K_VTOK, K_MASK, K_RESET, K_QUERY, K_MISC
-  } kind_e;
+  // Internal op kinds carried down the pipeline.
+  localparam logic [2:0] K_BIND    = 3'd0;
+  localparam logic [2:0] K_ADVANCE = 3'd1;
+  localparam logic [2:0] K_VHDR    = 3'd2;   // VALIDATE header beat
+  localparam logic [2:0] K_VTOK    = 3'd3;   // VALIDATE token beat
+  localparam logic [2:0] K_MASK    = 3'd4;
+  localparam logic [2:0] K_RESET   = 3'd5;
+  localparam logic [2:0] K_QUERY   = 3'd6;
+  localparam logic [2:0] K_MISC    = 3'd7;   // LOAD result or unknown opcode
 
   // ---------------------------------------------------------------- field helpers
   function automatic logic [31:0] lane(input logic [LoadW-1:0] word, input logic [LGB-1:0] byte_i,
@@ -202,19 +207,18 @@ module fsm_core #(
   logic              sl_rempty_q [NSlots];
 
   // ---------------------------------------------------------------- pipeline registers
-  // S1..S4 share one layout; fields are filled as the op goes.
-  logic              p_v_q [1:4];        // stage valid
-  kind_e             p_kind_q [1:4];
-  logic [7:0]        p_op_q [1:4];       // opcode echoed in the result
-  logic              p_res_q [1:4];      // produces a result
-  logic              p_slotop_q [1:4];   // acts on p_slot_q (hazards, forwarding)
-  logic [15:0]       p_slot_q [1:4];     // slot field as given
-  logic [GramW-1:0]  p_gram_q [1:4];
-  logic [BankW-1:0]  p_bank_q [1:4];
-  logic [7:0]        p_err_q [1:4];      // status so far
-  logic [TokW-1:0]   p_tok_q [1:4];
-  logic [31:0]       p_tokraw_q [1:4];
-  logic              p_last_q [1:4];     // VALIDATE: last beat of the packet
+  // S1..S4 share one layout (packed, index = stage); fields are filled as the op goes.
+  logic [4:1]              p_v_q;        // stage valid
+  logic [4:1][2:0]         p_kind_q;
+  logic [4:1][7:0]         p_op_q;       // opcode echoed in the result
+  logic [4:1]              p_res_q;      // produces a result
+  logic [4:1]              p_slotop_q;   // acts on p_slot_q (hazards, forwarding)
+  logic [4:1][15:0]        p_slot_q;     // slot field as given
+  logic [4:1][GramW-1:0]   p_gram_q;
+  logic [4:1][BankW-1:0]   p_bank_q;
+  logic [4:1][7:0]         p_err_q;      // status so far
+  logic [4:1][31:0]        p_tokraw_q;   // token; bit 31 flags "token >= V"
+  logic [4:1]              p_last_q;     // VALIDATE: last beat of the packet
   logic [LGB-1:0]    p_tclane_q;         // S1: byte of the class in the token_class word
   logic [31:0]       p_prod_q;           // S2: class * num_states
   logic              p_class_ok_q;       // S2: class < num_classes
@@ -366,7 +370,7 @@ module fsm_core #(
   logic [7:0]       load_gram_raw_q;
   logic             load_gram_ok_q;
 
-  kind_e            s0_kind;
+  logic [2:0]       s0_kind;
   logic [7:0]       s0_op;
   logic [15:0]      s0_slot;
   logic [SlotW-1:0] s0_si;
@@ -436,8 +440,37 @@ module fsm_core #(
                  c_tok_raw * ebytes(bp_ew_q[s0_bank][fsm_pkg::SEC_TC]);
   end
 
-  logic s0_tok_bad;   // token >= V (checked for ADVANCE and VALIDATE tokens)
-  assign s0_tok_bad = (33'(c_tok_raw) >= 33'(bp_vocab_q[s0_bank]));
+  // Per-bank and per-slot values the stages need. Unpacked arrays are only read
+  // in always_comb blocks: Icarus 11 does not update continuous assignments of them.
+  logic             s0_tok_bad;   // token >= V (checked for ADVANCE and VALIDATE tokens)
+  logic [31:0]      s0_mask_base;
+  logic             s0_sl_rempty, s0_sl_acc;
+  logic [BeatW-1:0] s0_b_nbeats;
+  logic [TokW:0]    s0_b_vocab;
+  logic             s0_b_eosv;
+  logic [TokW-1:0]  s0_b_eos;
+  logic [1:0]       s1_ew_tc;
+  logic [31:0]      s1_states, s1_classes;
+  logic [1:0]       s4_ew_mi, s4_ew_ft;
+  logic [31:0]      s4_rows, s4_vocab;
+  always_comb begin
+    s0_b_vocab   = bp_vocab_q[s0_bank];
+    s0_b_nbeats  = bp_nbeats_q[s0_bank];
+    s0_b_eosv    = bp_eosv_q[s0_bank];
+    s0_b_eos     = bp_eos_q[s0_bank];
+    s0_sl_rempty = sl_rempty_q[s0_si];
+    s0_sl_acc    = sl_acc_q[s0_si];
+    s0_tok_bad   = (33'(c_tok_raw) >= 33'(s0_b_vocab));
+    s0_mask_base = 32'(bp_sub_q[s0_bank][fsm_pkg::SEC_MR]) * 32'd8 +
+                   32'(sl_row_q[s0_si]) * 32'(bp_wpr_q[s0_bank]) * 32'd32;
+    s1_ew_tc     = bp_ew_q[p_bank_q[1]][fsm_pkg::SEC_TC];
+    s1_states    = 32'(bp_states_q[p_bank_q[1]]);
+    s1_classes   = 32'(bp_classes_q[p_bank_q[1]]);
+    s4_ew_mi     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_MI];
+    s4_ew_ft     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_FT];
+    s4_rows      = 32'(bp_rows_q[p_bank_q[4]]);
+    s4_vocab     = 32'(bp_vocab_q[p_bank_q[4]]);
+  end
 
   // Hazards: see the header. Any stage acting on the same slot.
   logic haz;
@@ -480,9 +513,6 @@ module fsm_core #(
   assign tc_raddr = TcAW'(32'(s0_bank) * 32'(TcWords) + (s0_tc_byte >> LGB));
 
   // Mask job.
-  logic [31:0] s0_mask_base;
-  assign s0_mask_base = 32'(bp_sub_q[s0_bank][fsm_pkg::SEC_MR]) * 32'd8 +
-                        32'(sl_row_q[s0_si]) * 32'(bp_wpr_q[s0_bank]) * 32'd32;
 
   fsm_mask_engine #(
     .LoadW  (LoadW),
@@ -501,12 +531,12 @@ module fsm_core #(
     .job_ready_o     (mask_job_ready),
     .job_bank_i      (s0_bank),
     .job_base_i      (MrBitW'(s0_mask_base)),
-    .job_empty_i     (sl_rempty_q[s0_si]),
-    .job_nbeats_i    (bp_nbeats_q[s0_bank]),
-    .job_vocab_i     (bp_vocab_q[s0_bank]),
-    .job_eos_valid_i (bp_eosv_q[s0_bank]),
-    .job_eos_i       (bp_eos_q[s0_bank]),
-    .job_accepting_i (sl_acc_q[s0_si]),
+    .job_empty_i     (s0_sl_rempty),
+    .job_nbeats_i    (s0_b_nbeats),
+    .job_vocab_i     (s0_b_vocab),
+    .job_eos_valid_i (s0_b_eosv),
+    .job_eos_i       (s0_b_eos),
+    .job_accepting_i (s0_sl_acc),
     .rd_en_o         (mr_re),
     .rd_even_addr_o  (mr_even_raddr),
     .rd_odd_addr_o   (mr_odd_raddr),
@@ -522,9 +552,7 @@ module fsm_core #(
 
   // ---------------------------------------------------------------- S1: class
   logic [31:0] s1_class;
-  logic [31:0] s1_states;
-  assign s1_class  = lane(tc_rdata, p_tclane_q, bp_ew_q[p_bank_q[1]][fsm_pkg::SEC_TC]);
-  assign s1_states = 32'(bp_states_q[p_bank_q[1]]);
+  assign s1_class = lane(tc_rdata, p_tclane_q, s1_ew_tc);
 
   // ---------------------------------------------------------------- S2: state, next_state read
   logic [SlotW-1:0]  s2_si;
@@ -686,18 +714,16 @@ module fsm_core #(
   // ---------------------------------------------------------------- S4: result, write-back
   logic              s4_acc, s4_fv_raw, s4_fvalid, s4_rempty;
   logic [31:0]       s4_row, s4_ft;
-  logic [BankW-1:0]  s4_b;
   logic [SlotW-1:0]  s4_si;
   logic              s4_ok;
   logic [127:0]      s4_rsp;
-  assign s4_b      = p_bank_q[4];
   assign s4_si     = SlotW'(p_slot_q[4]);
   assign s4_acc    = ac_rdata[p_acbit_q];
   assign s4_fv_raw = fv_rdata[p_fvbit_q];
-  assign s4_row    = lane(mi_rdata, p_milane_q, bp_ew_q[s4_b][fsm_pkg::SEC_MI]);
-  assign s4_ft     = lane(ft_rdata, p_ftlane_q, bp_ew_q[s4_b][fsm_pkg::SEC_FT]);
-  assign s4_rempty = s4_row >= 32'(bp_rows_q[s4_b]);
-  assign s4_fvalid = s4_fv_raw && (s4_ft < 32'(bp_vocab_q[s4_b]));
+  assign s4_row    = lane(mi_rdata, p_milane_q, s4_ew_mi);
+  assign s4_ft     = lane(ft_rdata, p_ftlane_q, s4_ew_ft);
+  assign s4_rempty = s4_row >= s4_rows;
+  assign s4_fvalid = s4_fv_raw && (s4_ft < s4_vocab);
   assign s4_ok     = (p_err_q[4] == fsm_pkg::ST_OK);
 
   always_comb begin
@@ -796,7 +822,6 @@ module fsm_core #(
       p_tokraw_q[1] <= s0_tok_bad ? {1'b1, c_tok_raw[30:0]} : {1'b0, c_tok_raw[30:0]};
       p_last_q[1]   <= cmd_tlast_i;
     end
-    p_tok_q[1]  <= TokW'(c_tok_raw);
     p_tclane_q  <= LGB'(s0_tc_byte);
     // S1 -> S2
     for (int k = 2; k <= 4; k++) begin
@@ -807,13 +832,12 @@ module fsm_core #(
       p_slot_q[k]   <= p_slot_q[k-1];
       p_gram_q[k]   <= p_gram_q[k-1];
       p_bank_q[k]   <= p_bank_q[k-1];
-      p_tok_q[k]    <= p_tok_q[k-1];
       p_tokraw_q[k] <= p_tokraw_q[k-1];
       p_last_q[k]   <= p_last_q[k-1];
     end
     p_err_q[2]   <= p_err_q[1];
     p_prod_q     <= s1_class * s1_states;
-    p_class_ok_q <= s1_class < 32'(bp_classes_q[p_bank_q[1]]);
+    p_class_ok_q <= s1_class < s1_classes;
     // S2 -> S3
     p_err_q[3]    <= s2_err;
     p_nslane_q    <= LGB'(s2_ns_byte);
@@ -926,7 +950,7 @@ module fsm_core #(
 
   logic unused;
   assign unused = ^{ld_busy, ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
-                    mr_waddr, s0_mask_base, p_tok_q[4], c_tok_raw[31]};
+                    mr_waddr, s0_mask_base, c_tok_raw[31]};
 
 `ifdef FSM_ASSERT_ON
   // A bound slot always names a loaded grammar.

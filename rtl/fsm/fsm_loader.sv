@@ -156,11 +156,13 @@ module fsm_loader #(
   end
 
   // ---------------------------------------------------------------- header capture
-  logic [63:0] hdr_q [HQ];
+  // Flat, qword q at [q*64 +: 64]: Icarus 11 misses updates of unpacked words in
+  // assigns and rejects variable indices into packed 2-D arrays.
+  logic [HQ*64-1:0] hdr_q;
   always_ff @(posedge clk_i) begin
     if (bv_q) begin
       for (int q = 0; q < HQ; q++) begin
-        if (32'(q / Q) == bidx_q) hdr_q[q] <= bdata_q[(q % Q)*64 +: 64];
+        if (32'(q / Q) == bidx_q) hdr_q[q*64 +: 64] <= bdata_q[(q % Q)*64 +: 64];
       end
     end
   end
@@ -170,28 +172,28 @@ module fsm_loader #(
   logic [31:0] f_start, f_final, f_eos, f_reject, f_empty, f_hdr_crc, f_pay_crc;
   logic [15:0] f_version, f_hdr_bytes, f_nsec;
   logic [7:0]  f_sbits, f_cbits, f_rbits, f_tbits, f_wbits;
-  assign f_magic     = hdr_q[0][31:0];
-  assign f_version   = hdr_q[0][47:32];
-  assign f_hdr_bytes = hdr_q[0][63:48];
-  assign f_total     = hdr_q[1][31:0];
-  assign f_vocab     = hdr_q[1][63:32];
-  assign f_states    = hdr_q[2][31:0];
-  assign f_classes   = hdr_q[2][63:32];
-  assign f_rows      = hdr_q[3][31:0];
-  assign f_wpr       = hdr_q[3][63:32];
-  assign f_start     = hdr_q[4][31:0];
-  assign f_final     = hdr_q[4][63:32];
-  assign f_eos       = hdr_q[5][31:0];
-  assign f_reject    = hdr_q[5][63:32];
-  assign f_empty     = hdr_q[6][31:0];
-  assign f_sbits     = hdr_q[6][39:32];
-  assign f_cbits     = hdr_q[6][47:40];
-  assign f_rbits     = hdr_q[6][55:48];
-  assign f_tbits     = hdr_q[6][63:56];
-  assign f_nsec      = hdr_q[7][15:0];
-  assign f_wbits     = hdr_q[7][23:16];
-  assign f_hdr_crc   = hdr_q[7][63:32];
-  assign f_pay_crc   = hdr_q[8][31:0];
+  assign f_magic     = hdr_q[0 +: 32];
+  assign f_version   = hdr_q[32 +: 16];
+  assign f_hdr_bytes = hdr_q[48 +: 16];
+  assign f_total     = hdr_q[64 +: 32];
+  assign f_vocab     = hdr_q[96 +: 32];
+  assign f_states    = hdr_q[128 +: 32];
+  assign f_classes   = hdr_q[160 +: 32];
+  assign f_rows      = hdr_q[192 +: 32];
+  assign f_wpr       = hdr_q[224 +: 32];
+  assign f_start     = hdr_q[256 +: 32];
+  assign f_final     = hdr_q[288 +: 32];
+  assign f_eos       = hdr_q[320 +: 32];
+  assign f_reject    = hdr_q[352 +: 32];
+  assign f_empty     = hdr_q[384 +: 32];
+  assign f_sbits     = hdr_q[416 +: 8];
+  assign f_cbits     = hdr_q[424 +: 8];
+  assign f_rbits     = hdr_q[432 +: 8];
+  assign f_tbits     = hdr_q[440 +: 8];
+  assign f_nsec      = hdr_q[448 +: 16];
+  assign f_wbits     = hdr_q[464 +: 8];
+  assign f_hdr_crc   = hdr_q[480 +: 32];
+  assign f_pay_crc   = hdr_q[512 +: 32];
 
   // Section table: entry k at qwords 9+2k and 10+2k.
   logic [15:0] s_id [7];
@@ -202,12 +204,12 @@ module fsm_loader #(
   logic [31:0] s_len [7];
   always_comb begin
     for (int k = 0; k < 7; k++) begin
-      s_id[k]    = hdr_q[9 + 2*k][15:0];
-      s_elem[k]  = hdr_q[9 + 2*k][23:16];
-      s_logic[k] = hdr_q[9 + 2*k][31:24];
-      s_count[k] = hdr_q[9 + 2*k][63:32];
-      s_off[k]   = hdr_q[10 + 2*k][31:0];
-      s_len[k]   = hdr_q[10 + 2*k][63:32];
+      s_id[k]    = hdr_q[(9 + 2*k)*64 +: 16];
+      s_elem[k]  = hdr_q[(9 + 2*k)*64 + 16 +: 8];
+      s_logic[k] = hdr_q[(9 + 2*k)*64 + 24 +: 8];
+      s_count[k] = hdr_q[(9 + 2*k)*64 + 32 +: 32];
+      s_off[k]   = hdr_q[(10 + 2*k)*64 +: 32];
+      s_len[k]   = hdr_q[(10 + 2*k)*64 + 32 +: 32];
     end
   end
 
@@ -275,7 +277,8 @@ module fsm_loader #(
   logic [31:0] hcrc_q, hcrc_d;
   logic        hdr_full_q;          // all 23 header qwords captured
   logic [63:0] hcrc_word;
-  assign hcrc_word = (hcrc_idx_q == 5'd7) ? {32'h0, hdr_q[7][31:0]} : hdr_q[hcrc_idx_q];
+  assign hcrc_word = (hcrc_idx_q == 5'd7) ? {32'h0, hdr_q[448 +: 32]} :
+                                              hdr_q[32'(hcrc_idx_q)*64 +: 64];
   fsm_crc32 #(.Width(64)) u_hcrc (
     .crc_i  (hcrc_q),
     .data_i (hcrc_word),
@@ -437,7 +440,7 @@ module fsm_loader #(
   end
 
   logic unused;
-  assign unused = ^{hdr_q[8][63:32]};
+  assign unused = ^{hdr_q[544 +: 32]};
 
 endmodule
 

@@ -43,7 +43,8 @@ module fsm_out_fifo #(
 
   assign empty       = (level_q == '0);
   assign out_valid_o = !empty || in_valid_i;
-  assign out_data_o  = empty ? in_data_i : mem_q[rptr_q];
+  // An always_comb, not an assign: Icarus 11 misses updates of unpacked words in assigns.
+  always_comb out_data_o = empty ? in_data_i : mem_q[rptr_q];
   // Store the incoming beat unless it leaves at once through the bypass.
   assign push        = in_valid_i && !(empty && out_ready_i);
   assign pop         = !empty && out_ready_i;

@@ -81,6 +81,11 @@ class FsmEnv(uvm_env):
                     if p_stall else None)
         self.loader.set_pause(random_pause(cfg.child_rng(f"lidle{tag}"), p_idle)
                               if p_idle else None)
+        wr, rd = self.csr.write_if, self.csr.read_if
+        for i, (chan, p) in enumerate(((wr.aw_channel, p_idle), (wr.w_channel, p_idle),
+                                       (rd.ar_channel, p_idle), (wr.b_channel, p_stall),
+                                       (rd.r_channel, p_stall))):
+            set_pattern(chan, random_pause(cfg.child_rng(f"axil{i}{tag}"), p) if p else None)
 
     async def read_csr(self, name: str | int) -> int:
         word = name if isinstance(name, int) else CSR[name]
@@ -88,3 +93,9 @@ class FsmEnv(uvm_env):
 
     async def write_csr(self, name: str, value: int) -> None:
         await self.csr.write_dword(4 * CSR[name], value)
+
+    async def clear_irq(self) -> None:
+        """W1C the violation flag; call with nothing in flight so the models agree."""
+        await self.write_csr("IRQ_STATUS", 1)
+        self.scoreboard.pred.clear_irq()
+        self.shadow.clear_irq()

@@ -24,6 +24,8 @@ class FsmScoreboard(ScoreboardBase):
         self.history: list[str] = []        # recent commands, printed with a mismatch
         self.names: dict[int, str] = {}     # grammar id -> name of the tables loaded there
         self.n_masks = 0
+        self.masked_states: set[tuple[int, int]] = set()    # (grammar, state) masks compared
+        self.visited_states: set[tuple[int, int]] = set()   # (grammar, state) entered
         self.mask_sink = None               # set by the env: stray masks are an error
 
     def write_cmd(self, cmd: FsmCmd) -> None:
@@ -43,6 +45,11 @@ class FsmScoreboard(ScoreboardBase):
             if slot is not None:
                 fsm = self.pred.grammars[slot.grammar]
                 self.logger.error(f"slot {cmd.slot}: {slot}\n{fsm.pretty_print(8)}")
+        if exp.rsp.status == ST_OK and cmd.op != OP_LOAD:
+            g = exp.rsp.grammar
+            self.visited_states.update((g, v) for v in exp.visited)
+            if exp.mask is not None:
+                self.masked_states.add((g, exp.rsp.state))
         if cmd.op == OP_LOAD and exp.rsp.status == ST_OK:
             self.names[cmd.grammar] = getattr(cmd, "grammar_name", f"g{cmd.grammar}")
         key, ns, nc, eos = None, 0, 0, None

@@ -324,3 +324,27 @@ class JumpForwardSeq(FsmBaseSeq):
                 exp = await self.advance(slot, tok)
                 if rng.random() < 0.2:
                     await self.mask(slot)
+
+
+class MaskWalkSeq(FsmBaseSeq):
+    """A MASK in every state a walk enters: bind, then MASK / ADVANCE alternately
+    until the slot reaches FINAL (or a step budget), on several slots in turn."""
+
+    def __init__(self, name: str, env: object, rng: random.Random, gid: int,
+                 slots: list[int], n_steps: int, p_eos: float = 0.15) -> None:
+        super().__init__(name, env, rng)
+        self.gid, self.slots, self.n_steps, self.p_eos = gid, slots, n_steps, p_eos
+
+    async def body(self) -> None:
+        for slot in self.slots:
+            await self.bind(slot, self.gid)
+        for step in range(self.n_steps):
+            slot = self.slots[step % len(self.slots)]
+            await self.mask(slot)
+            tok = self.pick_allowed(slot, self.p_eos)
+            if tok is None:      # FINAL (or a dead end): start over
+                await self.bind(slot, self.gid)
+                continue
+            await self.advance(slot, tok)
+        for slot in self.slots:      # the states the last steps entered
+            await self.mask(slot)
