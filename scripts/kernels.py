@@ -117,8 +117,6 @@ def _rel(p: Path, root: Path) -> str:
         return str(p)
 
 
-_TOP_F = ("rtl/top/top.f",)
-
 KERNELS: dict[str, Kernel] = {
     k.name: k
     for k in (
@@ -132,9 +130,7 @@ KERNELS: dict[str, Kernel] = {
             parameters=MappingProxyType(
                 {"NodeCap": 256, "TokenCap": 4096, "MaxLen": 1024, "PageSize": 1, "NumNs": 16}
             ),
-            # Planned wrapper (rtl/top/, not written yet); paths follow the
-            # <blk>.f convention and may be moved by its author here.
-            vitis=VitisKernel(name="krnl_radix", filelists=_TOP_F,
+            vitis=VitisKernel(name="krnl_radix", filelists=("rtl/top/krnl_radix.f",),
                               kernel_xml="rtl/top/krnl_radix.xml"),
         ),
         Kernel(
@@ -145,7 +141,8 @@ KERNELS: dict[str, Kernel] = {
             clock_port="clk_i",
             description="token-FSM validator: core + loader + AXI4-Lite CSRs",
             parameters=MappingProxyType({}),   # the RTL defaults (rtl/fsm is in progress)
-            vitis=VitisKernel(name="krnl_fsm", filelists=_TOP_F,
+            # Planned wrapper, not written yet.
+            vitis=VitisKernel(name="krnl_fsm", filelists=("rtl/top/krnl_fsm.f",),
                               kernel_xml="rtl/top/krnl_fsm.xml"),
         ),
     )

@@ -10,9 +10,7 @@
 
 `include "common_macros.svh"
 
-module radix_core
-  import radix_pkg::*;
-#(
+module radix_core #(
   // Node-table entries including the root, power of two in [4, 2**16].
   parameter int NodeCap   = 256,
   // Token slots (tokens held in the tree), power of two in [4, 2**20].
@@ -298,7 +296,7 @@ module radix_core
       busy_cycles_q    <= '0;
       walk_cycles_q    <= '0;
       walk_nodes_q     <= '0;
-      last_error_q     <= ST_OK;
+      last_error_q     <= radix_pkg::ST_OK;
       error_o          <= 1'b0;
       evictable_q      <= '0;
       protected_q      <= '0;
@@ -362,7 +360,7 @@ module radix_core
         S_HDR: if (cmd_fire) begin
           op_q     <= h_op;
           ns_q     <= h_ns;
-          if (h_op == OP_MATCH || h_op == OP_INSERT) begin
+          if (h_op == radix_pkg::OP_MATCH || h_op == radix_pkg::OP_INSERT) begin
             walk_cycles_q <= '0;
             walk_nodes_q  <= '0;
           end
@@ -371,45 +369,45 @@ module radix_core
           len_q    <= LenW'(h_arg);
           n_q      <= LenW'(h_arg) & ~LenW'(PageSize - 1);
           beat_q   <= '0;
-          status_q <= ST_OK;
+          status_q <= radix_pkg::ST_OK;
           trail_a_q <= '0;
           trail_b_q <= '0;
           trail_c_q <= '0;
           half_q   <= 1'b0;
           unique case (h_op)
-            OP_MATCH, OP_INSERT: begin
+            radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
               // Payload: ceil(len/2) token beats, and as many KV beats for INSERT.
-              beats_q <= (LenW + 1)'((h_arg[LenW:0] + 1'b1) >> 1) << (h_op == OP_INSERT);
+              beats_q <= (LenW + 1)'((h_arg[LenW:0] + 1'b1) >> 1) << (h_op == radix_pkg::OP_INSERT);
               if (h_arg == 32'h0 || h_arg > 32'(MaxLen)) begin
-                status_q <= ST_LENGTH;
+                status_q <= radix_pkg::ST_LENGTH;
                 state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
               end else if (32'(h_ns) >= 32'(NumNs)) begin
-                status_q <= ST_NAMESPACE;
+                status_q <= radix_pkg::ST_NAMESPACE;
                 state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
-              end else if (h_op == OP_INSERT && 32'(h_kvcnt) != h_arg) begin
-                status_q <= ST_KVCOUNT;
+              end else if (h_op == radix_pkg::OP_INSERT && 32'(h_kvcnt) != h_arg) begin
+                status_q <= radix_pkg::ST_KVCOUNT;
                 state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
               end else if (cmd_tlast_i) begin
-                status_q <= ST_FRAMING;
+                status_q <= radix_pkg::ST_FRAMING;
                 state_q  <= S_TRAIL0;
               end else begin
                 state_q <= S_LOAD;
               end
             end
-            OP_EVICT, OP_LOCK, OP_UNLOCK, OP_SIZES, OP_RESET: begin
+            radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK, radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
               if (!cmd_tlast_i) begin
-                status_q <= ST_FRAMING;
+                status_q <= radix_pkg::ST_FRAMING;
                 state_q  <= S_DRAIN;
               end else begin
                 unique case (h_op)
-                  OP_EVICT: begin
+                  radix_pkg::OP_EVICT: begin
                     got_q   <= '0;
                     scan_q  <= NodeW'(1);
                     best_ok_q <= 1'b0;
                     state_q <= (h_arg == 32'h0) ? S_TRAIL0 : S_E_SCAN;
                   end
-                  OP_LOCK, OP_UNLOCK: state_q <= S_L_CHECK;
-                  OP_SIZES: begin
+                  radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_CHECK;
+                  radix_pkg::OP_SIZES: begin
                     trail_a_q <= evictable_q;
                     trail_b_q <= protected_q;
                     trail_c_q <= evictable_q + protected_q;
@@ -420,7 +418,7 @@ module radix_core
               end
             end
             default: begin
-              status_q <= ST_OPCODE;
+              status_q <= radix_pkg::ST_OPCODE;
               state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
             end
           endcase
@@ -428,7 +426,7 @@ module radix_core
 
         S_LOAD: if (cmd_fire) begin
           // Token beats first, then (INSERT) the KV beats; lane 0 is the earlier one.
-          if (beat_q < ((beats_q >> (op_q == OP_INSERT)))) begin
+          if (beat_q < ((beats_q >> (op_q == radix_pkg::OP_INSERT)))) begin
             q_tok[QW'({beat_q, 1'b0})] <= cmd_tdata_i[31:0];
             q_tok[QW'({beat_q, 1'b1})] <= cmd_tdata_i[63:32];
           end else begin
@@ -445,11 +443,11 @@ module radix_core
               split_q <= '0;
               state_q <= (n_q == '0) ? S_W_DONE : S_W_CHILD;
             end else begin
-              status_q <= ST_FRAMING;
+              status_q <= radix_pkg::ST_FRAMING;
               state_q  <= S_DRAIN;
             end
           end else if (cmd_tlast_i) begin
-            status_q <= ST_FRAMING;
+            status_q <= radix_pkg::ST_FRAMING;
             state_q  <= S_TRAIL0;
           end
         end
@@ -514,9 +512,9 @@ module radix_core
 
         // Decide: refuse (nothing changes) or commit.
         S_W_DONE: begin
-          if (op_q == OP_MATCH) begin
+          if (op_q == radix_pkg::OP_MATCH) begin
             if (split_q != '0 && n_free_nodes_q == 32'h0) begin
-              status_q <= ST_CAPACITY;
+              status_q <= radix_pkg::ST_CAPACITY;
               state_q  <= S_TRAIL0;
             end else begin
               lookups_q <= lookups_q + 1'b1;
@@ -537,7 +535,7 @@ module radix_core
           end else begin  // INSERT
             if ((32'(split_q != '0) + 32'(pos_q != n_q)) > n_free_nodes_q ||
                 32'(n_q - pos_q) > n_free_slots_q) begin
-              status_q <= ST_CAPACITY;
+              status_q <= radix_pkg::ST_CAPACITY;
               state_q  <= S_TRAIL0;
             end else begin
               inserts_q <= inserts_q + 1'b1;
@@ -560,11 +558,11 @@ module radix_core
             if (split_q != '0) begin
               new_q   <= free_node_q;
               state_q <= S_SPLIT1;
-            end else if (op_q == OP_INSERT && pos_q != n_q) begin
+            end else if (op_q == radix_pkg::OP_INSERT && pos_q != n_q) begin
               new_q   <= free_node_q;
               state_q <= S_LEAF;
             end else begin
-              state_q <= (op_q == OP_MATCH) ? S_M_EMIT_NODE : S_TRAIL0;
+              state_q <= (op_q == radix_pkg::OP_MATCH) ? S_M_EMIT_NODE : S_TRAIL0;
               d_q     <= '0;
             end
           end
@@ -604,12 +602,12 @@ module radix_core
           path[depth_q - 1'b1] <= new_q;
           result_q <= new_q;
           node_q   <= new_q;
-          if (op_q == OP_INSERT && pos_q != n_q) begin
+          if (op_q == radix_pkg::OP_INSERT && pos_q != n_q) begin
             new_q   <= free_node_q;
             state_q <= S_LEAF;
           end else begin
             d_q     <= '0;
-            state_q <= (op_q == OP_MATCH) ? S_M_EMIT_NODE : S_TRAIL0;
+            state_q <= (op_q == radix_pkg::OP_MATCH) ? S_M_EMIT_NODE : S_TRAIL0;
           end
         end
 
@@ -738,26 +736,26 @@ module radix_core
 
         // ------------------------------------------------ lock / unlock: two walks
         S_L_CHECK: begin
-          if (op_q == OP_LOCK || op_q == OP_UNLOCK) begin
+          if (op_q == radix_pkg::OP_LOCK || op_q == radix_pkg::OP_UNLOCK) begin
             if (!h_slot_ok || !n_valid[h_slot] || n_gen[h_slot] != h_gen) begin
-              status_q <= ST_HANDLE;
+              status_q <= radix_pkg::ST_HANDLE;
               state_q  <= S_TRAIL0;
             end else begin
               walk_q  <= h_slot;
               delta_q <= '0;
-              op_q    <= (op_q == OP_LOCK) ? 8'hF4 : 8'hF5;   // internal: walking
+              op_q    <= (op_q == radix_pkg::OP_LOCK) ? 8'hF4 : 8'hF5;   // internal: walking
             end
           end else if (walk_q == NIL) begin
             walk_q  <= h_slot;
             op_q    <= (op_q == 8'hF4) ? 8'hE4 : 8'hE5;       // internal: applying
             state_q <= S_L_APPLY;
           end else if (op_q == 8'hF5 && n_lock[walk_q] == '0) begin
-            status_q <= ST_UNDERFLOW;
-            op_q     <= OP_UNLOCK;
+            status_q <= radix_pkg::ST_UNDERFLOW;
+            op_q     <= radix_pkg::OP_UNLOCK;
             state_q  <= S_TRAIL0;
           end else if (op_q == 8'hF4 && n_lock[walk_q] == '1) begin
-            status_q <= ST_OVERFLOW;
-            op_q     <= OP_LOCK;
+            status_q <= radix_pkg::ST_OVERFLOW;
+            op_q     <= radix_pkg::OP_LOCK;
             state_q  <= S_TRAIL0;
           end else begin
             walk_q <= n_parent[walk_q];
@@ -765,7 +763,7 @@ module radix_core
         end
         S_L_APPLY: begin
           if (walk_q == NIL) begin
-            op_q      <= (op_q == 8'hE4) ? OP_LOCK : OP_UNLOCK;
+            op_q      <= (op_q == 8'hE4) ? radix_pkg::OP_LOCK : radix_pkg::OP_UNLOCK;
             trail_a_q <= delta_q;
             state_q   <= S_TRAIL0;
           end else begin
@@ -791,14 +789,14 @@ module radix_core
         // ------------------------------------------------ response trailer
         S_FLUSH: if (!half_q || fifo_ready) begin
           half_q <= 1'b0;
-          if (op_q == OP_EVICT) trail_a_q <= got_q;
+          if (op_q == radix_pkg::OP_EVICT) trail_a_q <= got_q;
           state_q <= S_TRAIL0;
         end
         S_TRAIL0: if (fifo_ready) begin
-          if (op_q == OP_INSERT && status_q == ST_OK) begin
+          if (op_q == radix_pkg::OP_INSERT && status_q == radix_pkg::ST_OK) begin
             trail_b_q <= handle_of(result_q, n_gen[result_q]);
           end
-          if (status_q != ST_OK) begin
+          if (status_q != radix_pkg::ST_OK) begin
             errors_q     <= errors_q + 1'b1;
             last_error_q <= status_q;
             error_o      <= 1'b1;
@@ -806,7 +804,7 @@ module radix_core
           state_q <= S_TRAIL1;
         end
         S_TRAIL1: if (fifo_ready) begin
-          if (op_q == OP_RESET && status_q == ST_OK) begin
+          if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
             init_q  <= '0;
             state_q <= S_INIT;
           end else begin

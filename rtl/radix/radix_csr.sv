@@ -9,9 +9,7 @@
 
 `include "common_macros.svh"
 
-module radix_csr
-  import radix_pkg::*;
-#(
+module radix_csr #(
   // Byte-address width of the register window, >= 7 (25 words).
   parameter int AddrW    = 8,
   // Capacities reported to software.
@@ -69,7 +67,7 @@ module radix_csr
   output logic                  irq_o
 );
 
-  `COMMON_PARAM_CHECK(g_bad_addr, (1 << AddrW) >= 4 * CSR_WORDS, "radix_csr: AddrW too small")
+  `COMMON_PARAM_CHECK(g_bad_addr, (1 << AddrW) >= 4 * radix_pkg::CSR_WORDS, "radix_csr: AddrW too small")
 
   localparam logic [1:0] RESP_OKAY   = 2'b00;
   localparam logic [1:0] RESP_SLVERR = 2'b10;
@@ -93,7 +91,7 @@ module radix_csr
     end else begin
       if (s_axil_bvalid_o && s_axil_bready_i) s_axil_bvalid_o <= 1'b0;
       // A new error sets the pending bit even in the cycle software clears it.
-      if (wr_take && 32'(wr_word) == 32'(CSR_IRQ_STATUS) && s_axil_wstrb_i[0] &&
+      if (wr_take && 32'(wr_word) == 32'(radix_pkg::CSR_IRQ_STATUS) && s_axil_wstrb_i[0] &&
           s_axil_wdata_i[0]) begin
         irq_pend_q <= error_i;
       end else if (error_i) begin
@@ -102,9 +100,9 @@ module radix_csr
       if (wr_take) begin
         s_axil_bvalid_o <= 1'b1;
         s_axil_bresp_o  <= RESP_OKAY;
-        if (32'(wr_word) == 32'(CSR_CTRL)) begin
+        if (32'(wr_word) == 32'(radix_pkg::CSR_CTRL)) begin
           if (s_axil_wstrb_i[0]) irq_en_q <= s_axil_wdata_i[0];
-        end else if (32'(wr_word) != 32'(CSR_IRQ_STATUS)) begin
+        end else if (32'(wr_word) != 32'(radix_pkg::CSR_IRQ_STATUS)) begin
           s_axil_bresp_o <= RESP_SLVERR;   // read-only or unmapped
         end
       end
@@ -120,33 +118,33 @@ module radix_csr
   always_comb begin
     rd_mapped = 1'b1;
     unique case (32'(rd_word))
-      CSR_ID:             rd_value = RADIX_ID;
-      CSR_CTRL:           rd_value = {31'h0, irq_en_q};
-      CSR_STATUS:         rd_value = {30'h0, init_done_i, busy_i};
-      CSR_IRQ_STATUS:     rd_value = {31'h0, irq_pend_q};
-      CSR_NODE_CAP:       rd_value = 32'(NodeCap);
-      CSR_TOKEN_CAP:      rd_value = 32'(TokenCap);
-      CSR_MAX_LEN:        rd_value = 32'(MaxLen);
-      CSR_PAGE_SIZE:      rd_value = 32'(PageSize);
-      CSR_EVICTABLE:      rd_value = evictable_i;
-      CSR_PROTECTED:      rd_value = protected_i;
-      CSR_TOTAL:          rd_value = evictable_i + protected_i;
-      CSR_FREE_NODES:     rd_value = free_nodes_i;
-      CSR_FREE_SLOTS:     rd_value = free_slots_i;
-      CSR_LOOKUPS:        rd_value = lookups_i;
-      CSR_QUERIED:        rd_value = queried_i;
-      CSR_HIT:            rd_value = hit_i;
-      CSR_INSERTS:        rd_value = inserts_i;
-      CSR_INSERTED:       rd_value = inserted_i;
-      CSR_SPLITS:         rd_value = splits_i;
-      CSR_EVICTED_NODES:  rd_value = evicted_nodes_i;
-      CSR_EVICTED_TOKENS: rd_value = evicted_tokens_i;
-      CSR_ERRORS:         rd_value = errors_i;
-      CSR_BUSY_CYCLES:    rd_value = busy_cycles_i;
-      CSR_LAST_ERROR:     rd_value = {24'h0, last_error_i};
-      CSR_NUM_NS:         rd_value = 32'(NumNs);
-      CSR_WALK_CYCLES:    rd_value = walk_cycles_i;
-      CSR_WALK_NODES:     rd_value = walk_nodes_i;
+      radix_pkg::CSR_ID:             rd_value = radix_pkg::RADIX_ID;
+      radix_pkg::CSR_CTRL:           rd_value = {31'h0, irq_en_q};
+      radix_pkg::CSR_STATUS:         rd_value = {30'h0, init_done_i, busy_i};
+      radix_pkg::CSR_IRQ_STATUS:     rd_value = {31'h0, irq_pend_q};
+      radix_pkg::CSR_NODE_CAP:       rd_value = 32'(NodeCap);
+      radix_pkg::CSR_TOKEN_CAP:      rd_value = 32'(TokenCap);
+      radix_pkg::CSR_MAX_LEN:        rd_value = 32'(MaxLen);
+      radix_pkg::CSR_PAGE_SIZE:      rd_value = 32'(PageSize);
+      radix_pkg::CSR_EVICTABLE:      rd_value = evictable_i;
+      radix_pkg::CSR_PROTECTED:      rd_value = protected_i;
+      radix_pkg::CSR_TOTAL:          rd_value = evictable_i + protected_i;
+      radix_pkg::CSR_FREE_NODES:     rd_value = free_nodes_i;
+      radix_pkg::CSR_FREE_SLOTS:     rd_value = free_slots_i;
+      radix_pkg::CSR_LOOKUPS:        rd_value = lookups_i;
+      radix_pkg::CSR_QUERIED:        rd_value = queried_i;
+      radix_pkg::CSR_HIT:            rd_value = hit_i;
+      radix_pkg::CSR_INSERTS:        rd_value = inserts_i;
+      radix_pkg::CSR_INSERTED:       rd_value = inserted_i;
+      radix_pkg::CSR_SPLITS:         rd_value = splits_i;
+      radix_pkg::CSR_EVICTED_NODES:  rd_value = evicted_nodes_i;
+      radix_pkg::CSR_EVICTED_TOKENS: rd_value = evicted_tokens_i;
+      radix_pkg::CSR_ERRORS:         rd_value = errors_i;
+      radix_pkg::CSR_BUSY_CYCLES:    rd_value = busy_cycles_i;
+      radix_pkg::CSR_LAST_ERROR:     rd_value = {24'h0, last_error_i};
+      radix_pkg::CSR_NUM_NS:         rd_value = 32'(NumNs);
+      radix_pkg::CSR_WALK_CYCLES:    rd_value = walk_cycles_i;
+      radix_pkg::CSR_WALK_NODES:     rd_value = walk_nodes_i;
       default: begin
         rd_value  = 32'h0;
         rd_mapped = 1'b0;
