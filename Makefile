@@ -52,3 +52,18 @@ package: setup ## Vitis .xo + v++ link/package to .xclbin: make package BOARD=vc
 
 synth-estimate: setup ## Yosys UltraScale+ estimate (not Vivado): make synth-estimate BOARD=vck5000 [TOP=...]
 	@$(PY) -m scripts.synth_estimate --board "$(BOARD)" --top "$(TOP)"
+
+# ---- regression and dashboard (scripts/regress.py, scripts/dashboard.py; README "Regression")
+SEEDS ?= 1
+SIMS  ?= verilator,icarus
+JOBS  ?= 2
+SHARD ?= 1/1
+TESTS ?=
+.PHONY: regress dashboard
+
+regress: setup ## Every test x seed x sim: make regress [SEEDS=n] [SEED=first] [SIMS=..] [JOBS=2] [SHARD=i/N] [TESTS=pat]
+	@$(PY) -m scripts.regress --seeds "$(SEEDS)" --first-seed "$(or $(SEED),1)" --sims "$(SIMS)" \
+		--jobs "$(JOBS)" --shard "$(SHARD)" --tests "$(TESTS)"
+
+dashboard: setup ## HTML page from build/ results: build/dashboard/index.html, checked in headless Chromium
+	@$(PY) -m scripts.dashboard

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make test`: model unit tests (pytest) plus the CI-sized simulation regression.
+"""`make test`: model unit tests (pytest), the CI-sized regression, and the dashboard.
+
+The regression is `make regress` at CI size (scripts/regress.py: seed 1, each test's
+ci_sims and ci_env), so CI and a full regression share one runner and one output layout
+(build/regress/). The dashboard is then built from these results and opened in headless
+Chromium; that check counts as one more test.
 
 Ends with one line `N passed, N failed`; exits non-zero on any failure.
 """
@@ -7,14 +12,14 @@ Ends with one line `N passed, N failed`; exits non-zero on any failure.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 
-from scripts import registry
-from scripts.registry import ROOT
-from scripts.sim import BUILD_ROOT, print_result, run_one
+from scripts import browser_check, dashboard, regress
+from scripts.registry import ROOT, SIMULATORS
 
 CI_SEED = 1  # fixed, so CI is reproducible; `make regress` sweeps seeds
 
@@ -38,31 +43,52 @@ def run_pytest() -> tuple[int, int]:
     return passed, failed
 
 
-def run_sims(pattern: str) -> tuple[int, int]:
-    passed = failed = 0
-    for test in registry.TESTS.values():
-        if pattern not in test.name:
-            continue
-        for sim in test.ci_sims:
-            res = run_one(test, sim, CI_SEED, out_dir=BUILD_ROOT / "ci" / test.name / sim, ci=True)
-            print_result(res)
-            passed += res.passed
-            failed += not res.passed
-    return passed, failed
+def run_sims(pattern: str, jobs: int) -> tuple[int, int]:
+    """The CI-sized regression: every test on its ci_sims at CI_SEED, CI sizes."""
+    try:
+        summary = regress.regress([CI_SEED], list(SIMULATORS), jobs, "1/1", pattern, ci=True)
+    except ValueError as exc:
+        print(f"regression: {exc}")
+        return 0, 1
+    for r in summary["records"]:
+        if not r["passed"]:
+            print(f"FAIL {r['test']} sim={r['sim']} seed={r['seed']}: {r['first_error']}\n"
+                  f"    replay: {r['replay']}")
+    return summary["passed"], summary["failed"]
+
+
+def run_dashboard() -> tuple[int, int]:
+    """Build build/dashboard/index.html and check it in Chromium (screenshot beside it)."""
+    page = dashboard.build()
+    try:
+        rep = browser_check.check_page(page, screenshot=page.parent / "screenshot.png")
+    except (FileNotFoundError, RuntimeError) as exc:
+        print(f"dashboard: {page} written, browser check failed: {exc}")
+        return 0, 1
+    problems = rep.problems(dashboard.REQUIRED_TABLES)
+    for p in problems:
+        print(f"dashboard: {p}")
+    print(f"dashboard: {page.relative_to(ROOT)} ({len(rep.images)} images; screenshot "
+          f"{rep.screenshot.relative_to(ROOT) if rep.screenshot else 'missing'})")
+    return (0, 1) if problems or rep.screenshot is None else (1, 0)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tests", default="", help="only simulation tests whose name contains this")
     ap.add_argument("--no-pytest", action="store_true")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
+                    help="simulator processes at a time (default: $JOBS or 2)")
     args = ap.parse_args()
     start = time.monotonic()
     py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
-    sim_pass, sim_fail = run_sims(args.tests)
+    sim_pass, sim_fail = run_sims(args.tests, args.jobs)
+    dash_pass, dash_fail = run_dashboard()
     print(f"\npytest: {py_pass} passed, {py_fail} failed; "
           f"simulation: {sim_pass} passed, {sim_fail} failed; "
+          f"dashboard: {'passed' if dash_pass else 'failed'}; "
           f"{time.monotonic() - start:.0f} s")
-    total_pass, total_fail = py_pass + sim_pass, py_fail + sim_fail
+    total_pass, total_fail = py_pass + sim_pass + dash_pass, py_fail + sim_fail + dash_fail
     if total_pass + total_fail == 0:
         print("no tests ran")
         return 1
