@@ -65,7 +65,7 @@ def run_dashboard() -> tuple[int, int]:
     except (FileNotFoundError, RuntimeError) as exc:
         print(f"dashboard: {page} written, browser check failed: {exc}")
         return 0, 1
-    problems = rep.problems(dashboard.REQUIRED_TABLES)
+    problems = rep.problems(dashboard.required_tables())
     for p in problems:
         print(f"dashboard: {p}")
     print(f"dashboard: {page.relative_to(ROOT)} ({len(rep.images)} images; screenshot "

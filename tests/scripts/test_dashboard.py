@@ -202,3 +202,17 @@ def test_testpoint_status_takes_the_worst_test(tmp_path):
     assert rows["kernel_fsm_host_flow"]["status"] == "planned"
     counts = dashboard.stage_counts(list(rows.values()))
     assert sum(c["total"] for c in counts.values()) == len(plan.testpoints)
+
+
+def test_coverage_tables_are_required_only_when_there_is_coverage(tmp_path):
+    assert dashboard.required_tables(make_fixture(tmp_path)) == dashboard.REQUIRED_TABLES
+    empty = dashboard.Sources(regress_root=tmp_path / "none")
+    assert dashboard.required_tables(empty) == ("tbl-stages", "tbl-testplan", "tbl-tests")
+
+
+def test_a_planned_test_with_results_counts_by_its_results(tmp_path):
+    plan = testplan.Testplan("t", {}, (testplan.Testpoint("tp", "V1", "", "f", "fsm",
+                                                          planned=("fsm_x",)),))
+    rec = {"test": "fsm_x", "sim": "verilator", "seed": 1, "passed": False}
+    assert dashboard.testplan_rows(plan, [rec], None)[0]["status"] == "failing"
+    assert dashboard.testplan_rows(plan, [], None)[0]["status"] == "planned"
