@@ -104,18 +104,23 @@ def run_job(job: Job, ci: bool, root: str) -> dict:
     """One job, in a pool worker. Returns a JSON-able record."""
     from scripts.sim import run_one
 
-    out = job.out_dir(Path(root))
     try:
-        res = run_one(registry.TESTS[job.test], job.sim, job.seed, out_dir=out, ci=ci)
-        passed, sim_ns, wall, errors = res.passed, res.sim_time_ns, res.wall_s, res.errors
+        res = run_one(registry.TESTS[job.test], job.sim, job.seed,
+                      out_dir=job.out_dir(Path(root)), ci=ci)
     except Exception as exc:  # noqa: BLE001 - a crashed runner is a failed job, not a dead pool
-        passed, sim_ns, wall, errors = False, 0.0, 0.0, [f"runner crashed: {exc!r}"]
+        return job_record(job, Path(root), False, errors=[f"runner crashed: {exc!r}"])
+    return job_record(job, Path(root), res.passed, res.sim_time_ns, res.wall_s, res.errors)
+
+
+def job_record(job: Job, root: Path, passed: bool, sim_ns: float = 0.0, wall: float = 0.0,
+               errors: list[str] | None = None) -> dict:
+    errors = errors or []
     return {
         "test": job.test, "block": registry.TESTS[job.test].block, "sim": job.sim,
         "seed": job.seed, "passed": passed, "sim_time_ns": sim_ns, "wall_s": round(wall, 2),
         "errors": errors, "first_error": "" if passed else first_error_line(errors),
         "replay": f"make sim TEST={job.test} SIM={job.sim} SEED={job.seed}",
-        "dir": _rel(out),
+        "dir": _rel(job.out_dir(root)),
     }
 
 
@@ -128,7 +133,11 @@ def run_jobs(jobs: list[Job], workers: int, ci: bool, root: Path = REGRESS_ROOT,
         futures = {pool.submit(run_job, j, ci, str(root)): j for j in build_first(jobs)}
         try:
             for k, fut in enumerate(as_completed(futures), 1):
-                rec = fut.result()
+                try:
+                    rec = fut.result()
+                except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by the OOM killer
+                    rec = job_record(futures[fut], root, False,
+                                     errors=[f"worker died: {exc!r}"])
                 records.append(rec)
                 if echo:
                     _print_record(rec, k, len(jobs))
