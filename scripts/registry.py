@@ -70,6 +70,10 @@ _FSM = ("rtl/fsm/fsm.f",)
 _FSM_PARAMS = {"VocabMax": 50257, "ClassW": 9, "StateW": 14, "RowW": 8, "NsCap": 5242880,
                "RowCap": 200, "NGrammars": 2}
 
+# A small grammar store: the kernel test checks the plumbing, not capacity.
+_KRNL_FSM_PARAMS = {"VocabMax": 1024, "ClassW": 9, "StateW": 10, "RowW": 8, "NsCap": 65536,
+                    "RowCap": 255, "NSlots": 8, "NGrammars": 2}
+
 TESTS: dict[str, SimTest] = {
     t.name: t
     for t in (
@@ -268,7 +272,7 @@ TESTS: dict[str, SimTest] = {
             module="tests.top.kernel_radix",
             testcase="KernelRadixTest",
             description="Vitis kernel: host writes DDR, starts, waits for irq, checks results",
-            filelists=("rtl/top/krnl_radix.f",),
+            filelists=("rtl/radix/radix.f", "rtl/top/krnl_radix.f"),
             parameters=_RADIX_PARAMS,
             sims=("verilator",),
             ci_sims=("verilator",),
@@ -303,6 +307,18 @@ TESTS: dict[str, SimTest] = {
             ci_sims=("verilator",),
             env=_freeze(N_OPS="1500", N_GPT2_MASKS="60"),
             ci_env=_freeze(N_OPS="400", N_GPT2_MASKS="16"),
+        ),
+        SimTest(
+            name="kernel_fsm",
+            block="top",
+            top="krnl_fsm",
+            module="tests.top.kernel_fsm",
+            testcase="KernelFsmTest",
+            description="Vitis kernel: table image, commands, results and masks through DDR",
+            filelists=("rtl/fsm/fsm.f", "rtl/top/krnl_fsm.f"),
+            parameters=_KRNL_FSM_PARAMS,
+            sims=("verilator",),
+            ci_sims=("verilator",),
         ),
     )
 }

@@ -1,10 +1,3 @@
-../common/common_ram_sdp.sv
-../common/common_skid_buffer.sv
-../common/common_fifo_sync.sv
-../radix/radix_pkg.sv
-../radix/radix_core.sv
-../radix/radix_csr.sv
-../radix/radix_top.sv
 top_ctrl_hs.sv
 top_axi_reader.sv
 top_axi_writer.sv

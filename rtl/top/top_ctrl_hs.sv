@@ -11,7 +11,7 @@
 `include "common_macros.svh"
 
 module top_ctrl_hs #(
-  // 64-bit host-written arguments, 1..6.
+  // 64-bit host-written arguments, 1..8.
   parameter int NumArgs = 4,
   // 32-bit kernel-written results, 0..4.
   parameter int NumOuts = 2,
@@ -46,7 +46,7 @@ module top_ctrl_hs #(
   output logic                    interrupt_o
 );
 
-  `COMMON_PARAM_CHECK(g_bad_args, NumArgs >= 1 && NumArgs <= 6, "top_ctrl_hs: NumArgs")
+  `COMMON_PARAM_CHECK(g_bad_args, NumArgs >= 1 && NumArgs <= 8, "top_ctrl_hs: NumArgs")
   `COMMON_PARAM_CHECK(g_bad_outs, NumOuts >= 0 && NumOuts <= 4, "top_ctrl_hs: NumOuts")
 
   localparam int ArgBase = 4;                     // word index of 0x10

@@ -19,14 +19,21 @@ REG_CTRL, REG_GIE, REG_IER, REG_ISR, REG_ARGS = 0x00, 0x04, 0x08, 0x0C, 0x10
 
 class KernelHost:
     def __init__(self, dut: object, clock: object, reset: object, ram_bytes: int,
-                 num_args: int) -> None:
-        self.dut, self.clock, self.num_args = dut, clock, num_args
+                 num_args: int, num_outs: int = 2, masters: tuple[str, ...] = ("m_axi_gmem",)
+                 ) -> None:
+        self.dut, self.clock, self.num_args, self.num_outs = dut, clock, num_args, num_outs
         self.ctrl = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axi_control"), clock, reset,
                                   reset_active_level=False)
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi_gmem"), clock, reset,
-                          reset_active_level=False, size=ram_bytes)
-        for log in (self.ctrl.write_if.log, self.ctrl.read_if.log,
-                    self.ram.write_if.log, self.ram.read_if.log):
+        # Every master sees the same DDR: one AxiRam per port, sharing one memory.
+        self.rams = []
+        for name in masters:
+            mem = self.rams[0].mem if self.rams else None
+            self.rams.append(AxiRam(AxiBus.from_prefix(dut, name), clock, reset,
+                                    reset_active_level=False, size=ram_bytes, mem=mem))
+        self.ram = self.rams[0]
+        logs = [self.ctrl.write_if.log, self.ctrl.read_if.log]
+        logs += [log for r in self.rams for log in (r.write_if.log, r.read_if.log)]
+        for log in logs:
             log.setLevel(logging.WARNING)
 
     async def run(self, args: list[int]) -> list[int]:
@@ -43,7 +50,7 @@ class KernelHost:
         assert status & AP_DONE and status & AP_IDLE, f"interrupt without ap_done ({status:#x})"
         await self.ctrl.write_dword(REG_ISR, 1)   # toggle-on-write clears it
         base = REG_ARGS + 8 * self.num_args
-        return [await self.ctrl.read_dword(base + 4 * i) for i in range(2)]
+        return [await self.ctrl.read_dword(base + 4 * i) for i in range(self.num_outs)]
 
     async def read_ctrl(self) -> int:
         return await self.ctrl.read_dword(REG_CTRL)
