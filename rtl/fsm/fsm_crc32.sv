@@ -8,7 +8,8 @@
 // bytes leave register 0 unchanged. So the run is moved to the top of a zero
 // block, R is xored into its first word, and one fixed XOR matrix (each output
 // bit the parity of the block under a mask computed at elaboration) gives the
-// new register for any run length.
+// new register for any run length. By linearity R's share is a separate
+// 32-bit parity per output bit.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -45,30 +46,41 @@ module fsm_crc32 #(
   endfunction
 
   logic [Width-1:0] block;
-  logic [31:0]      crc_run;
+  logic [31:0]      data_run, state_run, crc_run;
+  logic [QW:0]      first;      // qword of the block where the run starts
 
-  // Right-align the run: qword j of the block takes qword lo + j - (Q - n).
+  // Right-align the run: qword j of the block takes qword lo + j - (Q - n). A
+  // whole beat (the common case) needs no move.
   always_comb begin
-    block = '0;
-    for (int j = 0; j < Q; j++) begin
-      if (32'(j) >= 32'(Q) - 32'(n_i)) begin
-        block[j*64 +: 64] = data_i[(32'(lo_i) + 32'(j) + 32'(n_i) - 32'(Q)) % 32'(Q) * 64 +: 64];
+    if (32'(n_i) == 32'(Q)) begin
+      block = data_i;
+    end else begin
+      block = '0;
+      for (int j = 0; j < Q; j++) begin
+        if (32'(j) >= 32'(Q) - 32'(n_i)) begin
+          block[j*64 +: 64] = data_i[(32'(lo_i) + 32'(j) + 32'(n_i) - 32'(Q)) % 32'(Q) * 64 +: 64];
+        end
       end
     end
-    for (int j = 0; j < Q; j++) begin
-      if (32'(j) == 32'(Q) - 32'(n_i)) block[j*64 +: 32] = block[j*64 +: 32] ^ crc_i;
-    end
   end
+  assign first = (QW+1)'(Q) - n_i;
 
+  // The map is linear, so the register's share (its 32 bits xored into the
+  // run's first word) is taken apart from the data's: the wide parities then
+  // depend on the data alone, which changes once per beat.
   for (genvar j = 0; j < 32; j++) begin : g_bit
-    localparam logic [Width-1:0] Mask = crc_mask(5'(j));
-    assign crc_run[j] = ^(block & Mask);
+    // The mask is a constant net and the parities are procedural: Icarus 11
+    // runs a continuous '&' bit by bit and rebuilds an inline constant per use.
+    wire logic [Width-1:0] mask = crc_mask(5'(j));
+    always_comb data_run[j]  = ^(block & mask);
+    always_comb state_run[j] = ^(crc_i & mask[32'(first) % 32'(Q) * 64 +: 32]);
   end
+  assign crc_run = data_run ^ state_run;
 
   assign crc_o = (n_i == '0) ? crc_i : crc_run;
 
   logic unused_lo;   // a one-qword block has no choice of start
-  assign unused_lo = ^lo_i;
+  assign unused_lo = ^{lo_i, first};
 
 endmodule
 

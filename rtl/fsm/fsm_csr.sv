@@ -162,55 +162,19 @@ module fsm_csr #(
   end
 
   // ---------------------------------------------------------------- reads
-  logic [31:0]      rd_value;
-  logic             rd_mapped;
+  // The read mux is evaluated in the clocked process, only when a read is
+  // taken: as an always_comb it would wake on every cycle-counter tick, which
+  // costs Icarus 11 a re-evaluation of far more than this block.
   logic [AddrW-3:0] rd_word;
-  assign rd_word = s_axil_araddr_i[AddrW-1:2];
-
-  always_comb begin
-    rd_mapped = 1'b1;
-    rd_value  = 32'h0;
-    if (32'(rd_word) >= 32'(fsm_pkg::CSR_ERR_BASE) && 32'(rd_word) < 32'(fsm_pkg::CSR_WORDS)) begin
-      rd_value = cnt_code_q[4'(32'(rd_word) - 32'(fsm_pkg::CSR_ERR_BASE))];
-    end else begin
-      unique case (32'(rd_word))
-        fsm_pkg::CSR_ID:           rd_value = fsm_pkg::FSM_ID;
-        fsm_pkg::CSR_CTRL:         rd_value = {31'h0, irq_en_q};
-        fsm_pkg::CSR_STATUS:       rd_value = {30'h0, loading_i, busy_i};
-        fsm_pkg::CSR_IRQ_STATUS:   rd_value = {31'h0, irq_pend_q};
-        fsm_pkg::CSR_VIOL_SLOT:    rd_value = viol_slot_q;
-        fsm_pkg::CSR_VIOL_POS:     rd_value = viol_pos_q;
-        fsm_pkg::CSR_VIOL_TOKEN:   rd_value = viol_token_q;
-        fsm_pkg::CSR_VIOL_COUNT:   rd_value = viol_count_q;
-        fsm_pkg::CSR_LOADED:       rd_value = {16'h0, loaded_i};
-        fsm_pkg::CSR_LAST_LOAD:    rd_value = {16'h0, last_load_q};
-        fsm_pkg::CSR_NUM_SLOTS:    rd_value = 32'(NSlots);
-        fsm_pkg::CSR_NUM_GRAMMARS: rd_value = 32'(NGrammars);
-        fsm_pkg::CSR_VOCAB_MAX:    rd_value = 32'(VocabMax);
-        fsm_pkg::CSR_WIDTHS:       rd_value = {8'h0, 8'(RowW), 8'(StateW), 8'(ClassW)};
-        fsm_pkg::CSR_NS_CAP:       rd_value = 32'(NsCap);
-        fsm_pkg::CSR_ROW_CAP:      rd_value = 32'(RowCap);
-        fsm_pkg::CSR_BUS_WIDTHS:   rd_value = {16'(LoadW), 16'(MaskW)};
-        fsm_pkg::CSR_COMMANDS:     rd_value = cnt_cmds_q;
-        fsm_pkg::CSR_ADVANCES:     rd_value = cnt_adv_q;
-        fsm_pkg::CSR_ACCEPTED:     rd_value = cnt_acc_q;
-        fsm_pkg::CSR_VALIDATES:    rd_value = cnt_val_q;
-        fsm_pkg::CSR_MASKS:        rd_value = cnt_mask_q;
-        fsm_pkg::CSR_MASK_BEATS:   rd_value = cnt_beats_q;
-        fsm_pkg::CSR_LOADS_OK:     rd_value = cnt_loads_q;
-        fsm_pkg::CSR_ERRORS:       rd_value = cnt_err_q;
-        fsm_pkg::CSR_CYCLES:       rd_value = cycles_q;
-        default:                   rd_mapped = 1'b0;
-      endcase
-    end
-  end
-
+  logic             rd_take;
+  assign rd_word          = s_axil_araddr_i[AddrW-1:2];
   assign s_axil_arready_o = !s_axil_rvalid_o;
+  assign rd_take          = s_axil_arvalid_i && s_axil_arready_o;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       s_axil_rvalid_o <= 1'b0;
-    end else if (s_axil_arvalid_i && s_axil_arready_o) begin
+    end else if (rd_take) begin
       s_axil_rvalid_o <= 1'b1;
     end else if (s_axil_rready_i) begin
       s_axil_rvalid_o <= 1'b0;
@@ -218,9 +182,45 @@ module fsm_csr #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (s_axil_arvalid_i && s_axil_arready_o) begin
-      s_axil_rdata_o <= rd_value;
-      s_axil_rresp_o <= rd_mapped ? RESP_OKAY : RESP_SLVERR;
+    if (rd_take) begin
+      s_axil_rresp_o <= RESP_OKAY;
+      if (32'(rd_word) >= 32'(fsm_pkg::CSR_ERR_BASE) &&
+          32'(rd_word) < 32'(fsm_pkg::CSR_WORDS)) begin
+        s_axil_rdata_o <= cnt_code_q[4'(32'(rd_word) - 32'(fsm_pkg::CSR_ERR_BASE))];
+      end else begin
+        unique case (32'(rd_word))
+          fsm_pkg::CSR_ID:           s_axil_rdata_o <= fsm_pkg::FSM_ID;
+          fsm_pkg::CSR_CTRL:         s_axil_rdata_o <= {31'h0, irq_en_q};
+          fsm_pkg::CSR_STATUS:       s_axil_rdata_o <= {30'h0, loading_i, busy_i};
+          fsm_pkg::CSR_IRQ_STATUS:   s_axil_rdata_o <= {31'h0, irq_pend_q};
+          fsm_pkg::CSR_VIOL_SLOT:    s_axil_rdata_o <= viol_slot_q;
+          fsm_pkg::CSR_VIOL_POS:     s_axil_rdata_o <= viol_pos_q;
+          fsm_pkg::CSR_VIOL_TOKEN:   s_axil_rdata_o <= viol_token_q;
+          fsm_pkg::CSR_VIOL_COUNT:   s_axil_rdata_o <= viol_count_q;
+          fsm_pkg::CSR_LOADED:       s_axil_rdata_o <= {16'h0, loaded_i};
+          fsm_pkg::CSR_LAST_LOAD:    s_axil_rdata_o <= {16'h0, last_load_q};
+          fsm_pkg::CSR_NUM_SLOTS:    s_axil_rdata_o <= 32'(NSlots);
+          fsm_pkg::CSR_NUM_GRAMMARS: s_axil_rdata_o <= 32'(NGrammars);
+          fsm_pkg::CSR_VOCAB_MAX:    s_axil_rdata_o <= 32'(VocabMax);
+          fsm_pkg::CSR_WIDTHS:       s_axil_rdata_o <= {8'h0, 8'(RowW), 8'(StateW), 8'(ClassW)};
+          fsm_pkg::CSR_NS_CAP:       s_axil_rdata_o <= 32'(NsCap);
+          fsm_pkg::CSR_ROW_CAP:      s_axil_rdata_o <= 32'(RowCap);
+          fsm_pkg::CSR_BUS_WIDTHS:   s_axil_rdata_o <= {16'(LoadW), 16'(MaskW)};
+          fsm_pkg::CSR_COMMANDS:     s_axil_rdata_o <= cnt_cmds_q;
+          fsm_pkg::CSR_ADVANCES:     s_axil_rdata_o <= cnt_adv_q;
+          fsm_pkg::CSR_ACCEPTED:     s_axil_rdata_o <= cnt_acc_q;
+          fsm_pkg::CSR_VALIDATES:    s_axil_rdata_o <= cnt_val_q;
+          fsm_pkg::CSR_MASKS:        s_axil_rdata_o <= cnt_mask_q;
+          fsm_pkg::CSR_MASK_BEATS:   s_axil_rdata_o <= cnt_beats_q;
+          fsm_pkg::CSR_LOADS_OK:     s_axil_rdata_o <= cnt_loads_q;
+          fsm_pkg::CSR_ERRORS:       s_axil_rdata_o <= cnt_err_q;
+          fsm_pkg::CSR_CYCLES:       s_axil_rdata_o <= cycles_q;
+          default: begin
+            s_axil_rdata_o <= 32'h0;
+            s_axil_rresp_o <= RESP_SLVERR;
+          end
+        endcase
+      end
     end
   end
 

@@ -11,9 +11,9 @@ from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.fsm.fsm_env import FsmEnv
 from uvm_env.fsm.fsm_predictor import CSR_COUNTERS
-from uvm_env.fsm.fsm_seqs import LoadSeq
+from uvm_env.fsm.fsm_seqs import FsmBaseSeq, LoadSeq
 from uvm_env.fsm.grammars import Grammar
-from uvm_env.fsm.protocol import CSR, CSR_ERR_BASE, FSM_ID, NUM_STATUS
+from uvm_env.fsm.protocol import CSR, CSR_ERR_BASE, FSM_ID, NUM_STATUS, ST_NAMES, ST_OK
 
 
 class FsmBaseTest(BaseTest):
@@ -49,8 +49,20 @@ class FsmBaseTest(BaseTest):
         for line in self.env.scoreboard.cov.report():
             self.logger.info(line)
 
+    def direct(self, name: str) -> FsmBaseSeq:
+        """A sequence the test body drives command by command (bind(), advance(), ...)."""
+        seq = FsmBaseSeq(name, self.env, self.rng(name))
+        seq.sequencer = self.env.seqr
+        return seq
+
     async def load(self, grammars: dict[int, Grammar]) -> None:
-        await LoadSeq("load", self.env, self.rng("load"), grammars).start(self.env.seqr)
+        """Load tables that must be accepted; the test stops if one is refused."""
+        seq = LoadSeq("load", self.env, self.rng("load"), grammars)
+        await seq.start(self.env.seqr)
+        for cmd in seq.cmds:
+            await cmd.done.wait()
+            assert cmd.rsp.status == ST_OK, \
+                f"{cmd} refused: {ST_NAMES.get(cmd.rsp.status)}; the test needs these tables"
 
     async def drain(self) -> None:
         await self.env.driver.wait_drained()

@@ -105,6 +105,16 @@ class FsmBaseSeq(uvm_sequence):
         ids = [t for t in ids if t != eos] or ids
         return self.rng.choice(ids)
 
+    def illegal_after(self, slot: int, prefix: list[int]) -> int | None:
+        """A token not allowed after the slot's state and then ``prefix``."""
+        s = self.shadow.bound(slot)
+        fsm = self.shadow.grammars[s.grammar]
+        state = s.state
+        for t in prefix:
+            state = fsm.advance(state, t)
+        bad = (~fsm.allowed(state)).nonzero()[0]
+        return int(self.rng.choice(list(bad))) if len(bad) else None
+
     def walk(self, slot: int, n: int) -> list[int]:
         """n allowed tokens from the slot's state, without sending anything."""
         s = self.shadow.bound(slot)
@@ -129,8 +139,7 @@ class LoadSeq(FsmBaseSeq):
         self.grammars = grammars
 
     async def body(self) -> None:
-        for gid, g in self.grammars.items():
-            await self.load(gid, g)
+        self.cmds = [(await self.load(gid, g))[0] for gid, g in self.grammars.items()]
 
 
 class RandomWalkSeq(FsmBaseSeq):
@@ -193,16 +202,6 @@ class RandomWalkSeq(FsmBaseSeq):
                     if bad is not None:
                         toks = toks[:i] + [bad] + toks[i + 1:]
                 await self.validate(slot, toks)
-
-    def illegal_after(self, slot: int, prefix: list[int]) -> int | None:
-        s = self.shadow.bound(slot)
-        fsm = self.shadow.grammars[s.grammar]
-        state = s.state
-        for t in prefix:
-            state = fsm.advance(state, t)
-        ok = fsm.allowed(state)
-        bad = (~ok).nonzero()[0]
-        return int(self.rng.choice(list(bad))) if len(bad) else None
 
 
 class ErrorMixin:
@@ -315,6 +314,12 @@ class JumpForwardSeq(FsmBaseSeq):
             exp = await self.bind(slot, self.gid)
             for _ in range(64):
                 if exp.rsp.forced_valid:
+                    if rng.random() < 0.08:
+                        # Anything but the forced token is a violation there.
+                        bad = self.illegal(slot)
+                        if bad is not None:
+                            await self.advance(slot, bad)
+                            break
                     exp = await self.advance(slot, exp.rsp.forced)
                     self.forced_followed += 1
                     continue
@@ -348,3 +353,29 @@ class MaskWalkSeq(FsmBaseSeq):
             await self.advance(slot, tok)
         for slot in self.slots:      # the states the last steps entered
             await self.mask(slot)
+
+
+class InterleaveSeq(FsmBaseSeq):
+    """Bind every slot (grammars alternate), then rounds over the slots: each slot
+    gets `same_slot_run` ADVANCEs in a row (1 = a different slot every command),
+    a MASK right behind the last, and a re-bind when it can go no further."""
+
+    def __init__(self, name: str, env: object, rng: random.Random, slots: list[int],
+                 rounds: int, same_slot_run: int = 1) -> None:
+        super().__init__(name, env, rng)
+        self.slots, self.rounds, self.run = slots, rounds, same_slot_run
+
+    async def body(self) -> None:
+        gids = sorted(self.shadow.grammars)
+        for i, slot in enumerate(self.slots):
+            await self.bind(slot, gids[i % len(gids)])
+        for r in range(self.rounds):
+            for slot in self.slots:
+                for _ in range(self.run):
+                    tok = self.pick_allowed(slot, p_eos=0.05)
+                    if tok is None:
+                        await self.bind(slot, self.rng.choice(gids))
+                        break
+                    await self.advance(slot, tok)
+                if self.run > 1 or r % 4 == 3:
+                    await self.mask(slot)

@@ -118,6 +118,16 @@ def synthetic_vocab(pattern: str, rng: random.Random, size: int) -> Vocabulary:
                                 name=f"synthetic{len(ordered) + 1}")
 
 
+def padded_vocab(pattern: str, size: int) -> Vocabulary:
+    """Every live byte as a token, then junk tokens up to ``size`` (for capacity tests)."""
+    dfa = compile_regex(pattern)
+    live = sorted({b for c in range(dfa.num_classes) if (dfa.transitions[:, c] >= 0).any()
+                   for b in dfa.class_bytes(c)})
+    toks = [bytes([b]) for b in live]
+    toks += [b"\x01" + str(i).encode() for i in range(size - 1 - len(toks))]
+    return Vocabulary.from_list(toks, eos="<eos>", name=f"padded{size}")
+
+
 def jump_vocab(rng: random.Random) -> Vocabulary:
     """For JUMP_REGEX: whole literals as single tokens, letters, and distractors."""
     toks = [b'{"name":"', b'","ok":', b"true", b"false", b"}", b"tr", b"ue"]

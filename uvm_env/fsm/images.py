@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Corrupted table images, one kind per refusal class of the loader.
+
+Each corruption is aimed at one check (docs/fsm-protocol.md, "Table loading");
+the predictor computes the status the loader must give, and the table-load
+test checks the two agree with the aim and with models.table_image.load_image.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+import zlib
+
+from uvm_env.fsm.protocol import (
+    ST_LD_CAPACITY,
+    ST_LD_DIMS,
+    ST_LD_HDR_CRC,
+    ST_LD_LENGTH,
+    ST_LD_MAGIC,
+    ST_LD_PAY_CRC,
+    ST_LD_VERSION,
+)
+
+HDR = 184
+CRC_OFF = 0x3C
+
+#: corruption kind -> the status it is aimed at
+KINDS = {
+    "magic": ST_LD_MAGIC,
+    "version": ST_LD_VERSION,
+    "sections": ST_LD_VERSION,
+    "hdr_crc": ST_LD_HDR_CRC,
+    "pay_crc": ST_LD_PAY_CRC,
+    "truncated": ST_LD_LENGTH,
+    "short": ST_LD_LENGTH,
+    "trailing": ST_LD_LENGTH,
+    "keep": ST_LD_LENGTH,
+    "dims": ST_LD_DIMS,
+    "offset": ST_LD_DIMS,
+}
+
+
+def fix_header_crc(data: bytearray) -> None:
+    """Recompute the header CRC so that only the field changed is wrong."""
+    struct.pack_into("<I", data, CRC_OFF, 0)
+    struct.pack_into("<I", data, CRC_OFF, zlib.crc32(bytes(data[:HDR])))
+
+
+def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
+            ) -> tuple[bytes, int | None]:
+    """(bytes to stream, TKEEP override for the last beat or None)."""
+    d = bytearray(image)
+    lb = load_w // 8
+    if kind == "magic":
+        d[rng.randrange(4)] ^= 1 << rng.randrange(8)
+    elif kind == "version":
+        struct.pack_into("<H", d, 4, rng.choice([0, 2, 0xFFFF]))
+        fix_header_crc(d)
+    elif kind == "sections":
+        if rng.random() < 0.5:
+            struct.pack_into("<H", d, 0x38, rng.choice([6, 8]))
+        else:
+            struct.pack_into("<H", d, 6, rng.choice([176, 192]))
+        fix_header_crc(d)
+    elif kind == "hdr_crc":
+        pos = rng.choice([p for p in range(8, HDR) if not CRC_OFF <= p < CRC_OFF + 4])
+        d[pos] ^= 1 << rng.randrange(8)
+    elif kind == "pay_crc":
+        pos = rng.randrange(HDR, len(d))
+        d[pos] ^= 1 << rng.randrange(8)
+    elif kind == "truncated":
+        cut = rng.randrange(HDR, len(d))
+        d = d[:cut - cut % 8] if rng.random() < 0.7 else d[:cut]
+    elif kind == "short":
+        d = d[:rng.choice([0, 8, 40, 64, 71, 72, 100, 176, 183])]
+    elif kind == "trailing":
+        d += bytes(rng.randrange(256) for _ in range(rng.choice([8, 16, lb, lb + 8])))
+    elif kind == "keep":
+        # A last beat whose TKEEP covers part of a qword, or has a hole.
+        n_beats = (len(d) + lb - 1) // lb
+        rem = len(d) - (n_beats - 1) * lb
+        full = (1 << rem) - 1
+        bad = full ^ (1 << rng.randrange(rem)) if rem > 1 else 0b10
+        return bytes(d), bad
+    elif kind == "dims":
+        field = rng.choice([0x34, 0x35, 0x36, 0x37, 0x2C, 0x20])
+        if field == 0x2C:
+            struct.pack_into("<I", d, field, struct.unpack_from("<I", d, field)[0] ^ 1)
+        elif field == 0x20:
+            struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x10)[0] + 5)
+        else:
+            d[field] = (d[field] + rng.choice([1, 2])) & 0xFF
+        fix_header_crc(d)
+    elif kind == "offset":
+        k = rng.randrange(7)
+        off = 72 + 16 * k + 8
+        value = struct.unpack_from("<I", d, off)[0]
+        struct.pack_into("<I", d, off, value + rng.choice([4, 8, -8 if k else 8]))
+        fix_header_crc(d)
+    else:
+        raise ValueError(kind)
+    return bytes(d), None
+
+
+__all__ = ["KINDS", "ST_LD_CAPACITY", "corrupt", "fix_header_crc"]
