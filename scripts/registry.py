@@ -392,6 +392,22 @@ TESTS: dict[str, SimTest] = {
             env=_freeze(N_OPS="2000", N_ROUNDS="33"),
             ci_env=_freeze(N_OPS="600", N_ROUNDS="22"),
         ),
+        # Its DUT is generated: sources() runs scripts/regex2sv.py into build/gen/regex2sv/
+        # first (the patterns are scripts.regex2sv.TEST_REGEXES).
+        __import__("scripts.regex2sv").regex2sv.generated_sim_test(
+            name="fsm_regex2sv",
+            block="fsm",
+            top="fsm_regex2sv_top",
+            module="tests.fsm.fsm_regex2sv",
+            testcase="FsmRegex2svTest",
+            description="regex2sv modules (BRIEF regex and 6 more) vs regex.fullmatch per byte",
+            filelists=(),
+            regexes=__import__("scripts.regex2sv").regex2sv.TEST_REGEXES,
+            sims=("verilator",),
+            ci_sims=("verilator",),
+            env=_freeze(N_STRINGS="1200"),
+            ci_env=_freeze(N_STRINGS="300"),
+        ),
         SimTest(
             name="kernel_fsm",
             block="top",
