@@ -49,7 +49,7 @@ package fsm_pkg;
   localparam int CSR_VIOL_TOKEN  = 6;
   localparam int CSR_VIOL_COUNT  = 7;   // every violation since reset
   localparam int CSR_LOADED      = 8;   // bit g: grammar g holds tables
-  localparam int CSR_LAST_LOAD   = 9;   // [7:0] status, [15:8] grammar of the latest LOAD
+  localparam int CSR_LAST_LOAD   = 9;   // [7:0] status of the latest LOAD
   localparam int CSR_NUM_SLOTS   = 10;
   localparam int CSR_NUM_GRAMMARS = 11;
   localparam int CSR_VOCAB_MAX   = 12;
