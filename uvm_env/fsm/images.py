@@ -64,7 +64,9 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
             struct.pack_into("<H", d, 6, rng.choice([176, 192]))
         fix_header_crc(d)
     elif kind == "hdr_crc":
-        pos = rng.choice([p for p in range(8, HDR) if not CRC_OFF <= p < CRC_OFF + 4])
+        # Not a field checked before the CRC (magic, version, sizes, section count).
+        pos = rng.choice([p for p in range(8, HDR)
+                          if not CRC_OFF <= p < CRC_OFF + 4 and p not in (0x38, 0x39)])
         d[pos] ^= 1 << rng.randrange(8)
     elif kind == "pay_crc":
         pos = rng.randrange(HDR, len(d))
