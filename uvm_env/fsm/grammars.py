@@ -66,9 +66,17 @@ class Grammar:
         return self.fsm.vocab_size
 
     def sample_tokens(self, rng: random.Random, max_len: int = 48) -> list[int]:
-        """Token ids of a random accepted string (greedy tokenisation, every prefix live)."""
-        text = self.sampler.accepted(rng, max_len) or b""
-        return self.vocab.encode_greedy(text)
+        """Token ids of a random accepted string (greedy tokenisation, every prefix live).
+
+        A synthetic vocabulary may lack a byte of a rare multi-byte character;
+        such a sample is drawn again."""
+        for _ in range(50):
+            text = self.sampler.accepted(rng, max_len) or b""
+            try:
+                return self.vocab.encode_greedy(text)
+            except ValueError:
+                continue
+        raise ValueError(f"{self.name}: no sample its vocabulary can spell")
 
     def summary(self) -> str:
         t = self.fsm.tables
