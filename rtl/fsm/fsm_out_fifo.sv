@@ -68,7 +68,11 @@ module fsm_out_fifo #(
   assign level_o = level_q;
 
 `ifdef FSM_ASSERT_ON
+  // The producer's credit scheme never offers a beat without room.
   assert property (@(posedge clk_i) disable iff (!rst_ni) in_valid_i |-> level_q < LevelW'(Depth));
+  // A beat offered downstream stays, unchanged, until it is taken.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   out_valid_o && !out_ready_i |=> out_valid_o && $stable(out_data_o));
 `endif
 
 endmodule
