@@ -125,9 +125,9 @@ module fsm_core #(
   // RAM style by size: UltraRAM for deep memories (4K x 72 blocks), block RAM
   // otherwise, LUT RAM for a handful of words.
   function automatic logic [87:0] ram_style(input int depth);
-    if (depth >= 4096) return 88'("ultra");
-    if (depth >= 64)   return 88'("block");
-    return 88'("distributed");
+    if (depth >= 4096)    ram_style = 88'("ultra");
+    else if (depth >= 64) ram_style = 88'("block");
+    else                  ram_style = 88'("distributed");
   endfunction
   localparam logic [87:0] TcStyle = ram_style(TcDepth);
   localparam logic [87:0] NsStyle = ram_style(NsDepth);
@@ -165,17 +165,17 @@ module fsm_core #(
     logic [31:0] ext;
     ext = 32'({32'h0, word} >> (32'(byte_i) * 32'd8));
     unique case (ew)
-      fsm_pkg::EW_8:  return {24'h0, ext[7:0]};
-      fsm_pkg::EW_16: return {16'h0, ext[15:0]};
-      default:        return ext[31:0];
+      fsm_pkg::EW_8:  lane = {24'h0, ext[7:0]};
+      fsm_pkg::EW_16: lane = {16'h0, ext[15:0]};
+      default:        lane = ext[31:0];
     endcase
   endfunction
 
   function automatic logic [31:0] ebytes(input logic [1:0] ew);
     unique case (ew)
-      fsm_pkg::EW_8:  return 32'd1;
-      fsm_pkg::EW_16: return 32'd2;
-      default:        return 32'd4;
+      fsm_pkg::EW_8:  ebytes = 32'd1;
+      fsm_pkg::EW_16: ebytes = 32'd2;
+      default:        ebytes = 32'd4;
     endcase
   endfunction
 
@@ -258,7 +258,7 @@ module fsm_core #(
 
   function automatic logic [31:0] wr_addr(input logic [BankW-1:0] bank, input int words,
                                           input logic [WIdxW-1:0] idx);
-    return 32'(bank) * 32'(words) + 32'(idx);
+    wr_addr = 32'(bank) * 32'(words) + 32'(idx);
   endfunction
 
   logic mr_we_even, mr_we_odd;

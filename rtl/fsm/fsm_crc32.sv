@@ -42,7 +42,7 @@ module fsm_crc32 #(
       m[i] = c[j];
       c = (c >> 1) ^ (c[0] ? fsm_pkg::CRC_POLY : 32'h0);
     end
-    return m;
+    crc_mask = m;
   endfunction
 
   logic [Width-1:0] block;

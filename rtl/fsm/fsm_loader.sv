@@ -219,13 +219,13 @@ module fsm_loader #(
   // header already holds it here.
   function automatic logic [32:0] region_words(input int k);
     unique case (k)
-      fsm_pkg::SEC_TC: return 33'(TcWords);
-      fsm_pkg::SEC_NS: return 33'(NsWords);
-      fsm_pkg::SEC_AC: return 33'(AcWords);
-      fsm_pkg::SEC_MI: return 33'(MiWords);
-      fsm_pkg::SEC_MR: return 33'(MrWords);
-      fsm_pkg::SEC_FT: return 33'(FtWords);
-      default:         return 33'(FvWords);
+      fsm_pkg::SEC_TC: region_words = 33'(TcWords);
+      fsm_pkg::SEC_NS: region_words = 33'(NsWords);
+      fsm_pkg::SEC_AC: region_words = 33'(AcWords);
+      fsm_pkg::SEC_MI: region_words = 33'(MiWords);
+      fsm_pkg::SEC_MR: region_words = 33'(MrWords);
+      fsm_pkg::SEC_FT: region_words = 33'(FtWords);
+      default: region_words = 33'(FvWords);
     endcase
   endfunction
   always_comb begin
@@ -308,15 +308,15 @@ module fsm_loader #(
     logic [7:0] n;
     n = 8'd0;
     for (int i = 0; i < 32; i++) if (x[i]) n = 8'(i + 1);
-    return n;
+    bitlen = n;
   endfunction
 
   function automatic logic [7:0] max1(input logic [7:0] x);
-    return (x == 8'd0) ? 8'd1 : x;
+    max1 = (x == 8'd0) ? 8'd1 : x;
   endfunction
 
   function automatic logic [7:0] storage(input logic [7:0] logical);
-    return (logical <= 8'd8) ? 8'd8 : (logical <= 8'd16) ? 8'd16 : 8'd32;
+    storage = (logical <= 8'd8) ? 8'd8 : (logical <= 8'd16) ? 8'd16 : 8'd32;
   endfunction
 
   // Stage 1 (L_CHECK1): derived widths and products, registered.
