@@ -254,7 +254,9 @@ def generated_sim_test(**kw: object) -> object:
     """A SimTest whose DUT is generated (for scripts/registry.py).
 
     ``regexes`` is ((module name, pattern), ...); the DUT top (``top``)
-    instantiates them all. Its ``sources()`` generates the modules first;
+    instantiates them all. Its file list names the generated files (so every
+    flow that reads file lists sees the same sources); its ``sources()``
+    generates them first;
     generation is cheap and idempotent (a file is rewritten only when its text
     changes). The class is made on first use: the registry imports this module
     while it is itself being imported, so SimTest cannot be imported above."""
@@ -271,7 +273,12 @@ def generated_sim_test(**kw: object) -> object:
                 text = render_bank(infos, self.top)
                 if not top_path.exists() or top_path.read_text() != text:
                     top_path.write_text(text)
-                return [*super().sources(), *(i.path for i in infos), top_path]
+                listed = super().sources()
+                made = [*(i.path for i in infos), top_path]
+                if {p.resolve() for p in made} - {p.resolve() for p in listed}:
+                    raise ValueError(f"{self.name}: its file lists {self.filelists} must name "
+                                     f"every generated file: {[p.name for p in made]}")
+                return listed
 
         _GENERATED_CLASS.append(GeneratedSimTest)
     return _GENERATED_CLASS[0](**kw)
