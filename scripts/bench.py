@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from scripts import bench_fsm_model, bench_radix_model, bench_radix_rtl
+from scripts import bench_fsm_model, bench_fsm_rtl, bench_radix_model, bench_radix_rtl
 
 OUT = Path("build/bench")
 
@@ -18,6 +18,9 @@ def main() -> int:
     print("== radix controller RTL (simulated cycles) ==")
     results["radix_rtl"] = bench_radix_rtl.run()
     print(bench_radix_rtl.table(results["radix_rtl"]))
+    print("\n== token-FSM validator RTL (simulated cycles) ==")
+    results["fsm_rtl"] = bench_fsm_rtl.run()
+    print(bench_fsm_rtl.table(results["fsm_rtl"]))
     print("\n== radix golden model (Python, wall clock) vs SGLang ==")
     results["radix_model"] = bench_radix_model.run()
     print(json.dumps(results["radix_model"], indent=1)[:3000])

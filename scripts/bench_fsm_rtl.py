@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Token-FSM validator cycle counts from simulation (fsm_bench), against the peers.
+
+Cycles are exact simulation counts; microseconds assume the 300 MHz kernel
+clock and timing closure there, which nothing here has shown (no Vivado).
+"""
+
+from __future__ import annotations
+
+import json
+
+from scripts import registry
+from scripts.sim import BUILD_ROOT, run_one
+
+
+def run(seed: int = 1) -> dict:
+    res = run_one(registry.TESTS["fsm_bench"], "verilator", seed,
+                  out_dir=BUILD_ROOT / "bench" / "fsm")
+    if not res.passed:
+        raise RuntimeError(f"fsm_bench failed; replay: {res.replay()}")
+    return json.loads((res.out_dir / "bench.json").read_text())
+
+
+def table(b: dict) -> str:
+    m = b["mask"]
+    peers = ", ".join(f"{k} {v} µs" for k, v in m["peer_us_per_mask_brief3"].items())
+    return "\n".join([
+        f"grammar: {b['grammar']}",
+        "| measurement | cycles | note |", "|---|---|---|",
+        f"| ADVANCE latency | {b['advance_latency_cycles']} | |",
+        f"| ADVANCE, distinct slots | {b['advance_distinct_slots']['commands_per_cycle']} "
+        "per cycle | |",
+        f"| ADVANCE, same slot back to back | "
+        f"{b['advance_same_slot']['cycles_per_command']} per command | |",
+        f"| VALIDATE | {b['validate']['cycles_per_token']} per token | |",
+        f"| MASK ({m['beats_per_mask']} beats of {m['mask_w']} bits) | "
+        f"{m['cycles_per_mask_idle_core']} | {m['us_per_mask_at_300mhz']} µs at 300 MHz "
+        f"(assumes timing closure); peers measured on a CPU (BRIEF §3): {peers} |",
+        f"| table load | {b['load']['cycles_per_beat']} per beat | "
+        f"{b['load']['bytes']} bytes in {b['load']['cycles']} cycles |",
+    ])
+
+
+if __name__ == "__main__":
+    print(table(run()))
