@@ -317,6 +317,14 @@ class RadixCache:
             values[-1] = values[-1][:split]
         return pos, (np.concatenate(values) if values else _EMPTY.copy())
 
+    def split_point(self, tokens: object, namespace: int = 0) -> int:
+        """Tokens into the last edge at which a match/insert of `tokens` would split it;
+        0 when it would not split (pure)."""
+        q = _as_array(tokens, "tokens", np.uint32, TOKEN_LIMIT)
+        ns = _check_int(namespace, "namespace", TOKEN_LIMIT)
+        n = len(q) - len(q) % self.page_size
+        return self._walk(q.tobytes(), n, ns)[2] if n else 0
+
     def locate(self, tokens: object, namespace: int = 0) -> Node | None:
         """The node whose root path spells exactly the page-aligned key, or None (pure).
 

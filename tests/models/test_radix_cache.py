@@ -628,3 +628,14 @@ def test_empty_inputs():
     r = c.match_prefix(np.array([], dtype=np.int64))
     assert r.length == 0 and r.kv_indices.dtype == np.int64 and r.node is c.root
     assert c.insert([2**32 - 1], [0]) == 0  # top of the token range is legal
+
+
+def test_split_point_is_pure_and_names_the_offset():
+    cache = RadixCache(page_size=2)
+    cache.insert([1, 2, 3, 4, 5, 6], [10, 11, 12, 13, 14, 15])
+    before = cache.dump(max_tokens=None)
+    assert cache.split_point([1, 2, 3, 4, 9, 9]) == 4
+    assert cache.split_point([1, 2, 3, 9]) == 2        # rounded down to the page edge
+    assert cache.split_point([1, 2, 3, 4, 5, 6]) == 0  # ends on the node's end
+    assert cache.split_point([7, 7]) == 0              # no such child
+    assert cache.dump(max_tokens=None) == before

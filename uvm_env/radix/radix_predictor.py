@@ -79,17 +79,16 @@ class RadixPredictor:
             self.errors += 1
             return Prediction(RadixRsp(cmd.op & 0xFF, status, 0, 0, 0))
         m = self.model
+        split_at = None
+        if cmd.op in (OP_MATCH, OP_INSERT):
+            split_at = m.split_point(cmd.tokens, cmd.ns) or None
         if cmd.op == OP_MATCH:
-            splits = m.stats.splits
             r = m.match_prefix(cmd.tokens, cmd.ns)
-            split_at = len(m.node_info(r.node).key) if m.stats.splits > splits else None
             return Prediction(RadixRsp(cmd.op, ST_OK, r.length, 0, 0,
                                        [int(x) for x in r.kv_indices]), r.node,
                               split_at=split_at)
         if cmd.op == OP_INSERT:
-            splits = m.stats.splits
             prefix = m.insert(cmd.tokens, cmd.kvs, cmd.ns)
-            split_at = 1 if m.stats.splits > splits else None
             return Prediction(RadixRsp(cmd.op, ST_OK, prefix, 0, 0), m.locate(cmd.tokens, cmd.ns),
                               split_at=split_at)
         if cmd.op == OP_EVICT:

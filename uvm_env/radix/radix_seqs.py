@@ -14,6 +14,7 @@ from uvm_env.radix.protocol import (
     OP_INSERT,
     OP_LOCK,
     OP_MATCH,
+    OP_RESET,
     OP_SIZES,
     OP_UNLOCK,
     ST_OK,
@@ -83,7 +84,7 @@ class RandomOpsSeq(RadixBaseSeq):
     and splits land at every offset; `p_error` of them are malformed on purpose."""
 
     def __init__(self, name: str, pred: RadixPredictor, rng: random.Random, n_ops: int,
-                 weights: dict[str, int], p_error: float = 0.0, alphabet: int = 4,
+                 weights: dict[str, float], p_error: float = 0.0, alphabet: int = 4,
                  max_tokens: int = 40, namespaces: int = 2) -> None:
         super().__init__(name, pred, rng)
         self.n_ops, self.weights, self.p_error = n_ops, weights, p_error
@@ -127,6 +128,9 @@ class RandomOpsSeq(RadixBaseSeq):
                 await self.do(op=OP_UNLOCK, arg=handle)
             elif kind == "evict":
                 await self.do(op=OP_EVICT, arg=rng.choice([0, 1, rng.randint(1, 64)]))
+            elif kind == "reset":
+                await self.do(op=OP_RESET)
+                self.locked.clear()   # every handle died with the tree
             else:
                 await self.do(op=OP_SIZES)
         while self.locked:   # balance every lock so the tree ends evictable

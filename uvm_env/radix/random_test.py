@@ -7,11 +7,13 @@ from uvm_env.common.config import env_int
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_seqs import RandomOpsSeq
 
-DEFAULT_MIX = {"match": 30, "insert": 30, "lock": 10, "unlock": 10, "evict": 12, "sizes": 3}
+# RESET is rare: it empties the tree the other commands build up.
+DEFAULT_MIX = {"match": 30, "insert": 30, "lock": 10, "unlock": 10, "evict": 12, "sizes": 3,
+               "reset": 0.3}
 
 
 class RadixRandomBase(RadixBaseTest):
-    mix: dict[str, int] = DEFAULT_MIX
+    mix: dict[str, float] = DEFAULT_MIX
     p_error = 0.03
     alphabet = 4
     max_tokens = 40
