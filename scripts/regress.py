@@ -188,7 +188,8 @@ def coverage_summary(records: list[dict], out_dir: Path) -> dict:
     lcov = coverage_merge.write_lcov(points, out_dir / "coverage.info") if dats else None
     return {"functional": groups, "functional_total": coverage_merge.functional_total(groups),
             "functional_files": len(xmls), "code_modules": modules,
-            "code_totals": coverage_merge.code_totals(modules), "code_files": len(dats),
+            "code_totals": coverage_merge.code_totals(
+                modules, exclude=coverage_merge.generated_modules(points)), "code_files": len(dats),
             "lcov": _rel(lcov) if lcov else None}
 
 

@@ -235,3 +235,17 @@ def test_main_prints_the_verdict_line_and_fails_on_failure(tmp_path, broken_test
     assert out[-1] == "0 passed, 1 failed"
     assert any("make sim TEST=fifo_broken SIM=icarus SEED=1" in ln for ln in out)
     assert Path(tmp_path / "summary.json").exists()
+
+
+def test_code_totals_leave_out_generated_modules():
+    from collections import Counter
+
+    from scripts import coverage_merge as cm
+
+    pts = Counter({cm.CodePoint("rtl/a/a_top.sv", 1, 0, "line", "block", "1"): 3,
+                   cm.CodePoint("build/gen/r2s_x.sv", 1, 0, "line", "block", "1-9"): 0})
+    mods = cm.code_modules(pts)
+    assert set(mods) == {"a_top", "r2s_x"}
+    assert cm.generated_modules(pts) == {"r2s_x"}
+    assert cm.code_totals(mods, exclude=cm.generated_modules(pts))["line"] == 100.0
+    assert cm.code_totals(mods)["line"] < 100.0
