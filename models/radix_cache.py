@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MatchResult", "Node", "NodeInfo", "RadixCache", "RadixStats", "TOKEN_LIMIT"]
+__all__ = ["MatchResult", "Node", "NodeInfo", "RadixCache", "RadixStats", "TOKEN_LIMIT", "WalkPlan"]
 
 TOKEN_LIMIT = 1 << 32  # tokens and namespaces are 32-bit unsigned in the hardware
 _TOK_BYTES = 4  # keys are stored as uint32 bytes: hashing and memcmp run in C
@@ -91,6 +91,18 @@ class MatchResult:
 
 
 @dataclass(frozen=True)
+class WalkPlan:
+    """What a match/insert of a key would do, from ``RadixCache.walk_plan`` (pure)."""
+
+    n: int  # page-aligned key length
+    pos: int  # tokens already present (the match length)
+    split: int  # tokens into the last edge where it would be split; 0 = no split
+    tail_page: tuple[int, ...]  # first page of the split tail (() without a split)
+    leaf_parent: int  # node id a new leaf would hang under when there is no split
+    leaf_page: tuple[int, ...]  # first page of a new leaf (() when nothing is left)
+
+
+@dataclass(frozen=True)
 class NodeInfo:
     node_id: int
     namespace: int
@@ -133,12 +145,17 @@ class RadixCache:
         self._leaves: set[Node] = set()  # SGLang's evictable_leaves: lock_ref 0, no children
         self.stats = RadixStats()
         self.last_evicted: list[int] = []  # node ids freed by the latest evict(), in order
+        # What the latest match_prefix/insert created, for storage mirrors (models/radix_hw.py):
+        # (upper, child, k) of a split, and a new leaf. They change nothing in the semantics.
+        self.last_split: tuple[Node, Node, int] | None = None
+        self.last_leaf: Node | None = None
 
     def match_prefix(self, tokens: object, namespace: int = 0) -> MatchResult:
         """Longest cached page-aligned prefix. Splits the node the match ends inside of."""
         q = _as_array(tokens, "tokens", np.uint32, TOKEN_LIMIT)
         ns = _check_int(namespace, "namespace", TOKEN_LIMIT)
         n = len(q) - len(q) % self.page_size
+        self.last_split = self.last_leaf = None
         st = self.stats
         st.lookups += 1
         st.queried_tokens += len(q)
@@ -170,6 +187,7 @@ class RadixCache:
             raise ValueError(f"kv_indices length {len(v)} != tokens length {len(q)}")
         ns = _check_int(namespace, "namespace", TOKEN_LIMIT)
         n = len(q) - len(q) % self.page_size
+        self.last_split = self.last_leaf = None
         self.stats.inserts += 1
         # SGLang's _insert_helper stamps the root before its empty-key check, so even an empty
         # insert takes a stamp (an empty match does not).
@@ -193,6 +211,7 @@ class RadixCache:
             self._num_nodes += 1
             self._leaves.discard(node)
             self._leaves.add(leaf)
+            self.last_leaf = leaf
             self.stats.inserted_tokens += n - pos
         return pos
 
@@ -317,6 +336,24 @@ class RadixCache:
             values[-1] = values[-1][:split]
         return pos, (np.concatenate(values) if values else _EMPTY.copy())
 
+    def walk_plan(self, tokens: object, namespace: int = 0) -> WalkPlan:
+        """Where a match/insert of `tokens` would end, split and add a leaf (pure)."""
+        q = _as_array(tokens, "tokens", np.uint32, TOKEN_LIMIT)
+        ns = _check_int(namespace, "namespace", TOKEN_LIMIT)
+        n = len(q) - len(q) % self.page_size
+        if n == 0:
+            return WalkPlan(0, 0, 0, (), 0, ())
+        visited, pos, split = self._walk(q.tobytes(), n, ns)
+        p = self.page_size
+        tail: tuple[int, ...] = ()
+        parent = visited[-1].nid if visited else self.root.nid
+        if split:
+            edge = np.frombuffer(visited[-1].kb, np.uint32)
+            tail = tuple(int(t) for t in edge[split : split + p])
+            parent = -1  # the new upper node
+        leaf = tuple(int(t) for t in q[pos : pos + p]) if pos < n else ()
+        return WalkPlan(n, pos, split, tail, parent, leaf)
+
     def split_point(self, tokens: object, namespace: int = 0) -> int:
         """Tokens into the last edge at which a match/insert of `tokens` would split it;
         0 when it would not split (pure)."""
@@ -435,6 +472,7 @@ class RadixCache:
         upper.children[(child.ns, child.kb[: self._page_bytes])] = child
         self._num_nodes += 1
         self.stats.splits += 1
+        self.last_split = (upper, child, k)
         return upper
 
     def _check_node(self, node: object) -> None:

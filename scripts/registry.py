@@ -93,9 +93,12 @@ def _entry(
 _COMMON = ("rtl/common/common.f",)
 _RADIX = ("rtl/radix/radix.f",)
 # Small enough to exercise capacity refusals and eviction within a CI-sized run.
-_RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512}
+# The child index (16 buckets x 4 ways + 2 stash entries) is small enough to fill
+# through hash collisions before the node table does.
+_RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512, "HashBuckets": 16,
+                 "HashWays": 4, "StashDepth": 2}
 # Big enough for the BRIEF §2 anchor: 576-token matches over 16 shared prompts.
-_RADIX_BENCH_PARAMS = {"NodeCap": 256, "TokenCap": 16384, "MaxLen": 1024}
+_RADIX_BENCH_PARAMS = {"NodeCap": 256, "TokenCap": 32768, "MaxLen": 1024, "HashBuckets": 128}
 
 _FSM = ("rtl/fsm/fsm.f",)
 # One DUT configuration for every fsm test (one build per simulator): sized for

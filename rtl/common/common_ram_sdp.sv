@@ -3,6 +3,10 @@
 //
 // The read is registered (one cycle of latency) so that every style maps onto
 // block RAM, UltraRAM or LUT RAM plus an output register without extra logic.
+// ReadLatency > 1 adds output pipeline registers behind the array: Vivado
+// absorbs them into the BRAM/URAM output registers and URAM cascade pipeline,
+// which deep UltraRAM cascades need to run at full clock rate (AMD UG573/AM007).
+// The data of a read stays on rdata_o until the next read's data replaces it.
 // A read and a write to the same address in the same cycle return the OLD
 // data (read-first), which is what BRAM in READ_FIRST mode and URAM give.
 `default_nettype none
@@ -16,6 +20,8 @@ module common_ram_sdp #(
   parameter int          Depth    = 512,
   // Implementation hint for Vivado: "block", "ultra", "distributed" or "auto".
   parameter              RamStyle = "block",
+  // Cycles from re_i to rdata_o, >= 1.
+  parameter int          ReadLatency = 1,
   // Address width; derived, do not override.
   parameter int          AddrW    = (Depth > 1) ? $clog2(Depth) : 1
 ) (
@@ -26,7 +32,7 @@ module common_ram_sdp #(
   input  wire logic [AddrW-1:0] waddr_i,
   input  wire logic [Width-1:0] wdata_i,
 
-  // Read port: rdata_o is valid the cycle after re_i.
+  // Read port: rdata_o is valid ReadLatency cycles after re_i.
   input  wire logic             re_i,
   input  wire logic [AddrW-1:0] raddr_i,
   output logic      [Width-1:0] rdata_o
@@ -35,10 +41,14 @@ module common_ram_sdp #(
   // Elaboration-time checks: an illegal configuration must not build.
   `COMMON_PARAM_CHECK(g_bad_width, Width >= 1, "common_ram_sdp: Width must be >= 1")
   `COMMON_PARAM_CHECK(g_bad_depth, Depth >= 2, "common_ram_sdp: Depth must be >= 2")
+  `COMMON_PARAM_CHECK(g_bad_lat, ReadLatency >= 1 && ReadLatency <= 8,
+      "common_ram_sdp: ReadLatency must be 1..8")
   `COMMON_PARAM_CHECK(g_bad_style,
       RamStyle == "block" || RamStyle == "ultra" || RamStyle == "distributed" ||
       RamStyle == "auto",
       "common_ram_sdp: RamStyle must be block, ultra, distributed or auto")
+
+  logic [Width-1:0] rd_q;
 
   // Vivado reads ram_style only as a literal attribute, so each style gets
   // its own generate branch holding an otherwise identical array.
@@ -46,26 +56,38 @@ module common_ram_sdp #(
     (* ram_style = "ultra" *) logic [Width-1:0] mem_q [Depth];
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
-      if (re_i) rdata_o <= mem_q[raddr_i];
+      if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else if (RamStyle == "distributed") begin : g_dist
     (* ram_style = "distributed" *) logic [Width-1:0] mem_q [Depth];
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
-      if (re_i) rdata_o <= mem_q[raddr_i];
+      if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else if (RamStyle == "block") begin : g_block
     (* ram_style = "block" *) logic [Width-1:0] mem_q [Depth];
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
-      if (re_i) rdata_o <= mem_q[raddr_i];
+      if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else begin : g_auto
     logic [Width-1:0] mem_q [Depth];
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
-      if (re_i) rdata_o <= mem_q[raddr_i];
+      if (re_i) rd_q <= mem_q[raddr_i];
     end
+  end
+
+  // Output pipeline: a read's data moves one stage per cycle and then stays.
+  if (ReadLatency == 1) begin : g_lat1
+    assign rdata_o = rd_q;
+  end else begin : g_latn
+    logic [Width-1:0] pipe_q [ReadLatency-1];
+    always_ff @(posedge clk_i) begin
+      pipe_q[0] <= rd_q;
+      for (int i = 1; i < ReadLatency - 1; i++) pipe_q[i] <= pipe_q[i-1];
+    end
+    assign rdata_o = pipe_q[ReadLatency-2];
   end
 
 endmodule

@@ -2,6 +2,8 @@
 ../common/common_skid_buffer.sv
 ../common/common_fifo_sync.sv
 radix_pkg.sv
+radix_free_stack.sv
+radix_child_index.sv
 radix_core.sv
 radix_csr.sv
 radix_top.sv

@@ -1,35 +1,51 @@
 // SPDX-License-Identifier: Apache-2.0
-// Radix KV-cache controller core: SGLang RadixCache semantics in one sequential engine.
+// Radix KV-cache controller core, v2: SGLang RadixCache semantics on synchronous RAMs.
 //
-// The tree lives in a node table (one entry per node, slot 0 is the root) and a
-// token store of linked slots (token, KV index, next slot). An edge is a chain of
-// slots, so a split is a pointer update and every free slot is usable. One
-// command runs at a time; the cycle model is in docs/radix-protocol.md.
-// Commands arrive on cmd_*, responses leave through a FIFO on rsp_*.
+// Storage (docs/radix-protocol.md has the RAM map with widths and depths):
+//   * node table: one word per node (slot 0 is the root), registered read;
+//   * LRU list: every live node except the root in a doubly linked list ordered
+//     by access stamp (lnext/lprev RAMs); a visited node moves to the tail;
+//   * token store: 16-token lines (tokens, KV indices, and two forward links:
+//     the next line and the one after it, so a line stream runs at one line per
+//     cycle although a link read takes two); an edge is (head line, offset,
+//     length), so a split never copies tokens;
+//   * child index: radix_child_index, hashed on (namespace, parent, first page);
+//   * free lists: radix_free_stack for node slots and for lines;
+//   * query buffer (the command's tokens and KV indices, 16 per row) and an
+//     output buffer of 16 lane RAMs that puts KV indices at their response
+//     position, so the response streams 16 per beat.
+// One command runs at a time. Every RAM output passes a register before it
+// feeds an address. The cycle model is in docs/radix-protocol.md.
 `default_nettype none
 
 `include "common_macros.svh"
 
 module radix_core #(
-  // Node-table entries including the root, power of two in [4, 2**16].
-  parameter int NodeCap   = 256,
-  // Token slots (tokens held in the tree), power of two in [4, 2**20].
-  parameter int TokenCap  = 4096,
-  // Longest MATCH / INSERT in tokens, 1..65535.
-  parameter int MaxLen    = 1024,
+  // Node-table entries including the root, power of two in [8, 2**20].
+  parameter int NodeCap     = 1024,
+  // Token capacity, power of two in [64, 2**24]; the store holds TokenCap/16 lines.
+  parameter int TokenCap    = 16384,
+  // Longest MATCH / INSERT in tokens, PageSize multiple, 16..65520.
+  parameter int MaxLen      = 1024,
   // Tokens per page: 1, 2, 4, 8 or 16. Keys are cut to pages; splits at page edges.
-  parameter int PageSize  = 1,
+  parameter int PageSize    = 1,
   // Namespaces accepted (SGLang extra_key), 1..256.
-  parameter int NumNs     = 16,
-  // Stream width: two 32-bit tokens or KV indices per beat. Only 64 is supported.
-  parameter int DataW     = 64,
-  // Depth of the response FIFO in beats, >= 2.
-  parameter int RspDepth  = 16
+  parameter int NumNs       = 16,
+  // Stream width: 512 (16 tokens or KV indices per beat).
+  parameter int DataW       = 512,
+  // Child index geometry (radix_child_index).
+  parameter int HashBuckets = 256,
+  parameter int HashWays    = 4,
+  parameter int StashDepth  = 4,
+  // Read latency of the large RAMs (node table, lines, index, query), 2..4.
+  parameter int RamLat      = 2,
+  // Response FIFO depth in beats, >= 4.
+  parameter int RspDepth    = 16
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
 
-  // Command stream (see docs/radix-protocol.md for the beat formats)
+  // Command stream (docs/radix-protocol.md)
   input  wire logic             cmd_tvalid_i,
   output logic                  cmd_tready_o,
   input  wire logic [DataW-1:0] cmd_tdata_i,
@@ -60,152 +76,566 @@ module radix_core #(
   output logic          [31:0] evicted_tokens_o,
   output logic          [31:0] errors_o,
   output logic          [31:0] busy_cycles_o,
-  // Cycle model probes: the latest command's walk, for the benchmark.
   output logic          [31:0] walk_cycles_o,
-  output logic          [31:0] walk_nodes_o
+  output logic          [31:0] walk_nodes_o,
+  output logic          [31:0] index_used_o,
+  output logic          [31:0] stash_free_o,
+  output logic          [31:0] free_lines_o,
+  output logic          [31:0] evict_skips_o
 );
 
+  // ---------------------------------------------------------------- sizes
+  localparam int L        = radix_pkg::LANES;                 // 16
   localparam int NodeW    = $clog2(NodeCap);
-  localparam int SlotW    = $clog2(TokenCap);
+  localparam int LineCap  = TokenCap / L;
+  localparam int LineW    = $clog2(LineCap);
   localparam int LenW     = $clog2(MaxLen + 1);
-  localparam int QW       = $clog2(MaxLen);
-  localparam int DepthCap = MaxLen / PageSize + 1;
-  localparam int DW       = $clog2(DepthCap + 1);
+  localparam int QRows    = (MaxLen + L - 1) / L + 2;          // +2: the leaf writer reads ahead
+  localparam int QRowW    = $clog2(QRows);
+  localparam int OutRows  = 1 << $clog2((MaxLen + L - 1) / L + 4);
+  localparam int OutRowW  = $clog2(OutRows);
+  localparam int PathCap  = MaxLen / PageSize + 1;
+  localparam int PathW    = $clog2(PathCap + 1);
   localparam int GenW     = 8;
   localparam int LockW    = 16;
-  localparam int StampW   = 32;
-  localparam int InitW    = (SlotW > NodeW) ? SlotW : NodeW;
-  localparam logic [NodeW-1:0] NIL = '0;   // the root is nobody's child or sibling
+  localparam int StampW   = 48;
+  localparam int PageBits = 32 * PageSize;
+  localparam int BucketW  = $clog2(HashBuckets);
+  localparam int WayW     = (HashWays > 1) ? $clog2(HashWays) : 1;
+  localparam int StashW   = (StashDepth > 1) ? $clog2(StashDepth) : 1;
+  localparam int LocW     = 1 + ((BucketW + WayW > StashW) ? BucketW + WayW : StashW);
+  localparam int KidW     = NodeW + 1;
+  localparam logic [NodeW-1:0] NIL = '0;   // the root: never in the LRU list, nobody's child
 
-  `COMMON_PARAM_CHECK(g_bad_node_cap, NodeCap >= 4 && NodeCap <= 65536 &&
+  `COMMON_PARAM_CHECK(g_bad_node_cap, NodeCap >= 8 && NodeCap <= (1 << 20) &&
                       (NodeCap & (NodeCap - 1)) == 0, "radix_core: NodeCap")
-  `COMMON_PARAM_CHECK(g_bad_token_cap, TokenCap >= 4 && TokenCap <= 1048576 &&
+  `COMMON_PARAM_CHECK(g_bad_token_cap, TokenCap >= 64 && TokenCap <= (1 << 24) &&
                       (TokenCap & (TokenCap - 1)) == 0, "radix_core: TokenCap")
   `COMMON_PARAM_CHECK(g_bad_page, PageSize == 1 || PageSize == 2 || PageSize == 4 ||
                       PageSize == 8 || PageSize == 16, "radix_core: PageSize")
-  `COMMON_PARAM_CHECK(g_bad_len, MaxLen >= PageSize && MaxLen <= 65535 &&
-                      MaxLen % PageSize == 0, "radix_core: MaxLen")
+  `COMMON_PARAM_CHECK(g_bad_len, MaxLen >= 16 && MaxLen <= 65520 && MaxLen % PageSize == 0,
+                      "radix_core: MaxLen")
   `COMMON_PARAM_CHECK(g_bad_ns, NumNs >= 1 && NumNs <= 256, "radix_core: NumNs")
-  `COMMON_PARAM_CHECK(g_bad_width, DataW == 64, "radix_core: DataW must be 64")
+  `COMMON_PARAM_CHECK(g_bad_width, DataW == 512, "radix_core: DataW must be 512")
+  `COMMON_PARAM_CHECK(g_bad_lat, RamLat >= 2 && RamLat <= 4, "radix_core: RamLat")
+  `COMMON_PARAM_CHECK(g_bad_rsp, RspDepth >= 4, "radix_core: RspDepth")
 
-  // ---------------------------------------------------------------- storage
-  // Node table. Reads are combinational (LUT RAM); each array takes at most one
-  // write per cycle, by construction of the state machine below.
-  logic              n_valid  [NodeCap];
-  logic [GenW-1:0]   n_gen    [NodeCap];
-  logic [7:0]        n_ns     [NodeCap];
-  logic [NodeW-1:0]  n_parent [NodeCap];
-  logic [NodeW-1:0]  n_child  [NodeCap];   // first child, NIL if a leaf
-  logic [31:0]       n_first  [NodeCap];   // first token of the edge: one-cycle sibling skip
-  logic [NodeW-1:0]  n_sib    [NodeCap];   // next sibling; free-list link when free
-  logic [SlotW-1:0]  n_head   [NodeCap];
-  logic [LenW-1:0]   n_len    [NodeCap];
-  logic [LockW-1:0]  n_lock   [NodeCap];
-  logic [StampW-1:0] n_stamp  [NodeCap];
-  // Token store: a slot per token; chains in key order; free slots chained too.
-  logic [31:0]       s_tok    [TokenCap];
-  logic [31:0]       s_kv     [TokenCap];
-  logic [SlotW-1:0]  s_next   [TokenCap];
-  // The command's tokens and KV indices, and the nodes its walk visited.
-  logic [31:0]       q_tok    [MaxLen];
-  logic [31:0]       q_kv     [MaxLen];
-  logic [NodeW-1:0]  path     [DepthCap];
+  // Node word: {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, valid}
+  localparam int O_VALID  = 0;
+  localparam int O_GEN    = O_VALID + 1;
+  localparam int O_NS     = O_GEN + GenW;
+  localparam int O_PARENT = O_NS + 8;
+  localparam int O_HEAD   = O_PARENT + NodeW;
+  localparam int O_OFF    = O_HEAD + LineW;
+  localparam int O_LEN    = O_OFF + 4;
+  localparam int O_LOCK   = O_LEN + LenW;
+  localparam int O_STAMP  = O_LOCK + LockW;
+  localparam int O_NCHILD = O_STAMP + StampW;
+  localparam int O_HLOC   = O_NCHILD + KidW;
+  localparam int NodeWordW = O_HLOC + LocW;
+
+  // ---------------------------------------------------------------- lane helpers
+  // out[s] = lo[s + d] for s + d < 16, else hi[s + d - 16]: 16 tokens starting at lane
+  // d of row lo, continuing into row hi.
+  function automatic logic [511:0] window(input logic [511:0] lo, input logic [511:0] hi,
+                                          input logic [3:0] d);
+    logic [1023:0] both;
+    both   = {hi, lo};
+    window = both[32*d +: 512];
+  endfunction
+  // out[t] = x[(t - d) mod 16]: rotate lanes up by d.
+  function automatic logic [511:0] rot_up(input logic [511:0] x, input logic [3:0] d);
+    logic [1023:0] both;
+    both   = {x, x};
+    rot_up = both[32*(5'd16 - {1'b0, d}) +: 512];
+  endfunction
 
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
-    S_INIT, S_HDR, S_LOAD, S_DRAIN,
-    S_W_CHILD, S_W_SIB, S_W_CMP, S_W_DONE, S_STAMP,
-    S_SPLIT1, S_SPLIT2, S_SPLIT3,
-    S_LEAF, S_LEAF_FILL,
-    S_M_EMIT_NODE, S_M_EMIT,
-    S_E_SCAN, S_E_FREE, S_E_UNLINK, S_E_RELEASE,
-    S_L_CHECK, S_L_APPLY,
-    S_FLUSH, S_TRAIL0, S_TRAIL1
+    S_INIT, S_INIT_WAIT, S_HDR, S_LOAD, S_DRAIN,
+    S_W_START, S_W_PAGE, S_W_HASH, S_W_HWAIT, S_W_NODE, S_W_CMP, S_W_NEXT,
+    S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
+    S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
+    S_C_SPLIT, S_C_SPLIT_W, S_C_SPLIT_IX1, S_C_SPLIT_IX2,
+    S_C_LEAF, S_C_LEAF_LINES, S_C_LEAF_IX, S_C_LEAF_W, S_C_LEAF_PAR,
+    S_C_APPEND, S_C_RESULT,
+    S_E_FIND, S_E_FIND_N, S_E_NEXT, S_E_VICTIM, S_E_STREAM, S_E_FREE, S_E_UNLINK,
+    S_L_START, S_L_CHECK, S_L_APPLY,
+    S_OUT, S_TRAIL, S_WAIT
   } state_e;
 
-  state_e state_q;
+  state_e state_q, ret_q;
+  logic [3:0] wait_q;
 
-  // Command fields
-  logic [7:0]        op_q;
-  logic [7:0]        ns_q;
-  logic [15:0]       kvcnt_q;
-  logic [31:0]       arg_q;          // length, num_tokens or handle
-  logic [LenW-1:0]   len_q;          // raw token count (MATCH / INSERT)
-  logic [LenW-1:0]   n_q;            // page-aligned count
-  logic [LenW:0]     beat_q;         // payload beat index
-  logic [LenW:0]     beats_q;        // payload beats expected
-  logic [7:0]        status_q;
+  // Command
+  logic [7:0]       op_q, ns_q, status_q;
+  logic             st_start, lw_start;
+  logic [31:0]      arg_q;
+  logic [LenW-1:0]  len_q, n_q;
+  logic [LenW:0]    beat_q, beats_q, tbeats_q;
+  logic [31:0]      trail_a_q, trail_b_q, trail_c_q;
 
   // Walk
-  logic [NodeW-1:0]  node_q;         // deepest fully matched node (root at start)
-  logic [NodeW-1:0]  cand_q, prev_q; // child under test and its predecessor
-  logic [NodeW-1:0]  split_prev_q;
-  logic [LenW-1:0]   pos_q;          // tokens matched so far
-  logic [LenW-1:0]   i_q;            // tokens matched within the current edge
-  logic [LenW-1:0]   page_i_q;       // last page boundary <= i_q
-  logic [SlotW-1:0]  slot_q, page_slot_q;
-  logic [LenW-1:0]   split_q;        // tokens of the split's upper part; 0 = no split
-  logic [SlotW-1:0]  split_slot_q;   // slot of the tail's first token
-  logic [DW-1:0]     depth_q, d_q;
-  logic [NodeW-1:0]  new_q;          // node allocated for a split or a leaf
-  logic [NodeW-1:0]  result_q;       // node whose handle the response returns
-  logic [SlotW-1:0]  prev_slot_q;
-  logic [LenW-1:0]   k_q;
+  logic [NodeW-1:0] node_q, cand_q, result_q;
+  logic [LenW-1:0]  pos_q, split_q;
+  logic [PathW-1:0] depth_q, d_q;
+  logic [PageBits-1:0] page_q, tail_page_q;
+  logic [LineW-1:0] split_line_q;
+  // the candidate edge
+  logic [LineW-1:0] c_head_q;
+  logic [3:0]       c_off_q;
+  logic [LenW-1:0]  c_len_q;
+  logic [LockW-1:0] c_lock_q;
+  logic [NodeW-1:0] c_parent_q;
+  logic [LocW-1:0]  c_hloc_q;
+  logic [KidW-1:0]  c_nchild_q;
+  logic [StampW-1:0] c_stamp_q;
+  logic [GenW-1:0]  c_gen_q;
 
-  // Eviction and locks
-  logic [31:0]       got_q;
-  logic [NodeW-1:0]  scan_q, best_q;
-  logic              best_ok_q;
-  logic [StampW-1:0] best_stamp_q;
-  logic [NodeW-1:0]  victim_q;
-  logic [NodeW-1:0]  walk_q;
-  logic [31:0]       delta_q;
+  // Commit
+  logic [NodeW-1:0] new_up_q, new_leaf_q, mv_q;
+  logic [LocW-1:0]  new_loc_q;
+  logic [BucketW-1:0] probe_b1_q;
+  logic [WayW:0]    probe_f1_q;
+  logic             need_split_q, need_leaf_q;
 
-  // Global state
+  // Evict / lock
+  logic [31:0]      got_q, freed_q, skips_q;
+  logic [NodeW-1:0] walk_q, victim_q;
+  logic             direct_q;
+  logic [StampW-1:0] ref_stamp_q;
+  logic [31:0]      delta_q;
+  logic             lock_pass2_q;
+
+  // Global
   logic [StampW-1:0] clock_q;
-  logic [NodeW-1:0]  free_node_q;
-  logic [SlotW-1:0]  free_slot_q;
-  logic [31:0]       n_free_nodes_q, n_free_slots_q;
-  logic [31:0]       evictable_q, protected_q;
-  logic [31:0]       lookups_q, queried_q, hit_q, inserts_q, inserted_q, splits_q;
-  logic [31:0]       evicted_nodes_q, evicted_tokens_q, errors_q, busy_cycles_q;
-  logic [7:0]        last_error_q;
-  logic [31:0]       walk_cycles_q, walk_nodes_q;
-  logic [InitW:0]    init_q;
-  logic              por_q;          // first init after reset: generations start at 0
+  logic [NodeW-1:0] lru_head_q, lru_tail_q;
+  logic [31:0]      evictable_q, protected_q;
+  logic [31:0]      lookups_q, queried_q, hit_q, inserts_q, inserted_q, splits_q;
+  logic [31:0]      evicted_nodes_q, evicted_tokens_q, errors_q, busy_cycles_q;
+  logic [31:0]      walk_cycles_q, walk_nodes_q;
+  logic [7:0]       last_error_q;
+  logic             por_q;
+  logic [NodeW:0]   init_q;
 
-  // Response packing: two KV indices per beat.
-  logic              half_q;
-  logic [31:0]       lo_q;
-  logic [31:0]       trail_a_q, trail_b_q, trail_c_q;
+  // ---------------------------------------------------------------- RAM ports
+  // query buffer
+  logic               q_we, q_re, seq_q_re_q, st_q_re, lw_q_re;
+  logic [QRowW-1:0]   q_waddr, q_raddr, seq_q_raddr_q, st_q_raddr, lw_q_raddr;
+  logic               q_wkv;
+  logic [511:0]       qtok_rdata, qkv_rdata;
+  // node table and LRU links
+  logic               nd_we, nd_re;
+  logic [NodeW-1:0]   nd_waddr, nd_raddr;
+  logic [NodeWordW-1:0] nd_wdata, nd_rdata;
+  logic               ln_we, lp_we, lk_re;
+  logic [NodeW-1:0]   ln_waddr, lp_waddr, ln_wdata, lp_wdata, lk_raddr, ln_rdata, lp_rdata;
+  // path
+  logic               pa_we, pa_re;
+  logic [PathW-1:0]   pa_waddr, pa_raddr;
+  logic [NodeW-1:0]   pa_wdata, pa_rdata;
+  // lines
+  logic               li_we, li_re, seq_li_re_q;
+  logic [LineW-1:0]   li_waddr, li_raddr, seq_li_raddr_q;
+  logic [511:0]       li_wtok, li_wkv, li_rtok, li_rkv;
+  logic [2*LineW-1:0] li_wlink, li_rlink;
+  // output lane buffer
+  logic [L-1:0]       ob_we;
+  logic [OutRowW-1:0] ob_waddr [L];
+  logic [511:0]       ob_wdata, ob_rdata;
+  logic               ob_re;
+  logic [OutRowW-1:0] ob_raddr;
 
-  // ---------------------------------------------------------------- response FIFO
-  logic             rsp_push, rsp_last, fifo_ready, rsp_full, rsp_empty;
-  logic [$clog2(RspDepth + 1)-1:0] rsp_level;
-  logic [DataW-1:0] rsp_data;
+  common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qtok (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
+            .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qtok_rdata));
+  common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qkv (.clk_i(clk_i), .we_i(q_we && q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
+           .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qkv_rdata));
+  common_ram_sdp #(.Width(NodeWordW), .Depth(NodeCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+    u_node (.clk_i(clk_i), .we_i(nd_we), .waddr_i(nd_waddr), .wdata_i(nd_wdata),
+            .re_i(nd_re), .raddr_i(nd_raddr), .rdata_o(nd_rdata));
+  common_ram_sdp #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat))
+    u_lnext (.clk_i(clk_i), .we_i(ln_we), .waddr_i(ln_waddr), .wdata_i(ln_wdata),
+             .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(ln_rdata));
+  common_ram_sdp #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat))
+    u_lprev (.clk_i(clk_i), .we_i(lp_we), .waddr_i(lp_waddr), .wdata_i(lp_wdata),
+             .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(lp_rdata));
+  common_ram_sdp #(.Width(NodeW), .Depth(PathCap), .RamStyle("block"), .ReadLatency(RamLat))
+    u_path (.clk_i(clk_i), .we_i(pa_we), .waddr_i(pa_waddr), .wdata_i(pa_wdata),
+            .re_i(pa_re), .raddr_i(pa_raddr), .rdata_o(pa_rdata));
+  common_ram_sdp #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+    u_ltok (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wtok),
+            .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rtok));
+  common_ram_sdp #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+    u_lkv (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wkv),
+           .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rkv));
+  common_ram_sdp #(.Width(2 * LineW), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+    u_llink (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wlink),
+             .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rlink));
 
-  common_fifo_sync #(
-    .Width    (DataW + 1),
-    .Depth    (RspDepth),
-    .RamStyle ("distributed")
-  ) u_rsp_fifo (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (rsp_push),
-    .in_ready_o  (fifo_ready),
-    .in_data_i   ({rsp_last, rsp_data}),
-    .out_valid_o (rsp_tvalid_o),
-    .out_ready_i (rsp_tready_i),
-    .out_data_o  ({rsp_tlast_o, rsp_tdata_o}),
-    .level_o     (rsp_level),
-    .full_o      (rsp_full),
-    .empty_o     (rsp_empty)
+  for (genvar t = 0; t < L; t++) begin : g_ob
+    common_ram_sdp #(.Width(32), .Depth(OutRows), .RamStyle("block"), .ReadLatency(1))
+      u_lane (.clk_i(clk_i), .we_i(ob_we[t]), .waddr_i(ob_waddr[t]),
+              .wdata_i(ob_wdata[32*t +: 32]), .re_i(ob_re), .raddr_i(ob_raddr),
+              .rdata_o(ob_rdata[32*t +: 32]));
+  end
+
+  // free lists
+  logic             fn_init, fn_ready, fn_pop, fn_peek, fn_valid, fn_push;
+  logic [NodeW-1:0] fn_data, fn_push_data;
+  logic [NodeW:0]   fn_count;
+  logic             fl_init, fl_ready, fl_pop, fl_valid, fl_push;
+  logic [LineW-1:0] fl_data, fl_push_data;
+  logic [LineW:0]   fl_count;
+
+  radix_free_stack #(.Depth(NodeCap), .First(1), .ReadLatency(RamLat), .RamStyle("block"))
+    u_free_nodes (.clk_i(clk_i), .rst_ni(rst_ni), .init_i(fn_init), .ready_o(fn_ready),
+                  .pop_i(fn_pop), .peek_i(fn_peek), .pop_valid_o(fn_valid),
+                  .pop_data_o(fn_data), .push_i(fn_push), .push_data_i(fn_push_data),
+                  .count_o(fn_count));
+  radix_free_stack #(.Depth(LineCap), .First(0), .ReadLatency(RamLat), .RamStyle("ultra"))
+    u_free_lines (.clk_i(clk_i), .rst_ni(rst_ni), .init_i(fl_init), .ready_o(fl_ready),
+                  .pop_i(fl_pop), .peek_i(1'b0), .pop_valid_o(fl_valid),
+                  .pop_data_o(fl_data), .push_i(fl_push), .push_data_i(fl_push_data),
+                  .count_o(fl_count));
+
+  // child index
+  logic               ix_init, ix_idle, ix_valid, ix_done, ix_hit, ix_overflow;
+  logic [1:0]         ix_op;
+  logic [NodeW-1:0]   ix_parent, ix_child_in, ix_child;
+  logic [PageBits-1:0] ix_page;
+  logic [LocW-1:0]    ix_loc_in, ix_loc;
+  logic [BucketW-1:0] ix_bucket;
+  logic [WayW:0]      ix_free_ways;
+  logic [StashW:0]    ix_stash_free;
+  logic [31:0]        ix_used;
+
+  radix_child_index #(
+    .HashBuckets (HashBuckets), .HashWays (HashWays), .StashDepth (StashDepth),
+    .PageSize (PageSize), .NodeW (NodeW), .RamLat (RamLat), .RamStyle ("ultra")
+  ) u_index (
+    .clk_i (clk_i), .rst_ni (rst_ni), .init_i (ix_init), .idle_o (ix_idle),
+    .op_valid_i (ix_valid), .op_i (ix_op), .ns_i (ns_q), .parent_i (ix_parent),
+    .page_i (ix_page), .child_i (ix_child_in), .loc_i (ix_loc_in),
+    .done_o (ix_done), .hit_o (ix_hit), .child_o (ix_child), .loc_o (ix_loc),
+    .bucket_o (ix_bucket), .free_ways_o (ix_free_ways), .stash_free_o (ix_stash_free),
+    .used_o (ix_used), .overflow_o (ix_overflow)
   );
 
-  // ---------------------------------------------------------------- helpers
-  logic             cmd_fire;
-  assign cmd_fire = cmd_tvalid_i && cmd_tready_o;
+  // response FIFO
+  logic             rsp_push, rsp_ready, rsp_last;
+  logic [DataW-1:0] rsp_data;
+  logic [$clog2(RspDepth + 1)-1:0] rsp_level;
+  logic             rsp_full, rsp_empty;
 
+  common_fifo_sync #(.Width(DataW + 1), .Depth(RspDepth), .RamStyle("distributed")) u_rsp (
+    .clk_i (clk_i), .rst_ni (rst_ni),
+    .in_valid_i (rsp_push), .in_ready_o (rsp_ready), .in_data_i ({rsp_last, rsp_data}),
+    .out_valid_o (rsp_tvalid_o), .out_ready_i (rsp_tready_i),
+    .out_data_o ({rsp_tlast_o, rsp_tdata_o}),
+    .level_o (rsp_level), .full_o (rsp_full), .empty_o (rsp_empty)
+  );
+
+  // ---------------------------------------------------------------- node word fields
+  logic              r_valid;
+  logic [GenW-1:0]   r_gen;
+  logic [7:0]        r_ns;
+  logic [NodeW-1:0]  r_parent;
+  logic [LineW-1:0]  r_head;
+  logic [3:0]        r_off;
+  logic [LenW-1:0]   r_len;
+  logic [LockW-1:0]  r_lock;
+  logic [StampW-1:0] r_stamp;
+  logic [KidW-1:0]   r_nchild;
+  logic [LocW-1:0]   r_hloc;
+  assign r_valid  = nd_rdata[O_VALID];
+  assign r_gen    = nd_rdata[O_GEN +: GenW];
+  assign r_ns     = nd_rdata[O_NS +: 8];
+  assign r_parent = nd_rdata[O_PARENT +: NodeW];
+  assign r_head   = nd_rdata[O_HEAD +: LineW];
+  assign r_off    = nd_rdata[O_OFF +: 4];
+  assign r_len    = nd_rdata[O_LEN +: LenW];
+  assign r_lock   = nd_rdata[O_LOCK +: LockW];
+  assign r_stamp  = nd_rdata[O_STAMP +: StampW];
+  assign r_nchild = nd_rdata[O_NCHILD +: KidW];
+  assign r_hloc   = nd_rdata[O_HLOC +: LocW];
+
+  function automatic logic [NodeWordW-1:0] node_word(
+      input logic v, input logic [GenW-1:0] gen, input logic [7:0] ns,
+      input logic [NodeW-1:0] parent, input logic [LineW-1:0] head, input logic [3:0] off,
+      input logic [LenW-1:0] len, input logic [LockW-1:0] lock, input logic [StampW-1:0] stamp,
+      input logic [KidW-1:0] nchild, input logic [LocW-1:0] hloc);
+    node_word = {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, v};
+  endfunction
+
+  function automatic logic [31:0] handle_of(input logic [NodeW-1:0] slot,
+                                            input logic [GenW-1:0] gen);
+    handle_of = {4'h0, gen, 20'(slot)};
+  endfunction
+
+  // ---------------------------------------------------------------- line streamer
+  // Streams the lines of one edge (head, offset, m tokens) at one line per cycle.
+  // Mode CMP compares them with the query from position base and, for MATCH,
+  // copies the matched KV indices to the output buffer at their query position;
+  // mode EVICT copies every KV index to the output buffer at output position
+  // base and frees the lines (not the first one when the edge starts mid-line:
+  // that line still holds the parent's tail).
+  logic             st_evict_q, st_active_q, st_done_q, st_copy_q, st_pre_q, st_stop_q;
+  logic [3:0]       st_off_q, st_d_q;
+  logic [LenW-1:0]  st_m_q;
+  logic [31:0]      st_base_q, st_a_q, st_wpos_q;
+  logic [LenW:0]    st_nlines_q, st_issue_q, st_mis_q;
+  logic [LineW-1:0] st_known_q [4];
+  logic [3:0]       st_known_v_q;
+  logic [LineW-1:0] st_split_line_q;
+  logic [RamLat-1:0] sp_v_q, qp_v_q;
+  logic [LenW:0]    sp_k_q    [RamLat];
+  logic [LineW-1:0] sp_addr_q [RamLat];
+  logic [511:0]     qprev_q;
+  logic             st_issue, st_flow_ok;
+  logic [LineW-1:0] issue_addr;
+  logic [31:0]      ob_rd_q, ob_rows_q, ob_total_q, ob_rows;
+  logic             ob_final_q, ob_issue;
+  logic [OutRowW:0] ob_inflight_q;
+
+  assign issue_addr = st_known_q[st_issue_q[1:0]];
+  // EVICT: the writer stays less than the output buffer ahead of the reader.
+  assign st_flow_ok = !st_evict_q ||
+      ((st_a_q + 32'(st_issue_q) + 32'd1 - ob_rd_q) < 32'(OutRows - 2));
+  assign st_issue   = st_active_q && !st_pre_q && !st_stop_q && (st_issue_q < st_nlines_q) &&
+                      st_known_v_q[st_issue_q[1:0]] && st_flow_ok;
+  // CMP: the query row after the line's first query row goes with each line;
+  // the first row itself is read in the cycle after the start (st_pre_q).
+  assign st_q_re    = st_active_q && !st_evict_q && (st_pre_q || st_issue);
+  assign st_q_raddr = QRowW'(st_pre_q ? st_a_q : st_a_q + 32'(st_issue_q) + 32'd1);
+
+  // Stage A: a line (and, for CMP, its query rows) arrives.
+  logic             a_v;
+  logic [LenW:0]    a_k;
+  logic [LineW-1:0] a_addr;
+  assign a_v    = sp_v_q[RamLat-1];
+  assign a_k    = sp_k_q[RamLat-1];
+  assign a_addr = sp_addr_q[RamLat-1];
+
+  logic [511:0] a_qwin;
+  logic [L-1:0] a_eq, a_vm;
+  always_comb begin
+    logic [LenW+4:0] first, last;   // lanes of line a_k that hold the edge
+    a_qwin = window(qprev_q, qtok_rdata, st_d_q);
+    first  = (a_k == '0) ? (LenW + 5)'(st_off_q) : '0;
+    last   = (LenW + 5)'(st_off_q) + (LenW + 5)'(st_m_q) - ((LenW + 5)'(a_k) << 4);
+    for (int s = 0; s < L; s++) begin
+      a_eq[s] = (li_rtok[32*s +: 32] == a_qwin[32*s +: 32]);
+      a_vm[s] = ((LenW + 5)'(s) >= first) && ((LenW + 5)'(s) < last);
+    end
+  end
+
+  // Stage B (registered): first mismatch, lanes to copy.
+  logic             b_v_q;
+  logic [LenW:0]    b_k_q;
+  logic [LineW-1:0] b_addr_q, b_next1_q;
+  logic [L-1:0]     b_eq_q, b_vm_q;
+  logic [511:0]     b_kv_q;
+
+  logic [L-1:0]  b_mis, b_copy;
+  logic          b_any_mis, b_last;
+  logic [3:0]    b_first;
+  logic [LenW:0] b_i;
+  always_comb begin
+    b_mis     = b_vm_q & ~b_eq_q;
+    b_any_mis = !st_evict_q && (b_mis != '0);
+    b_first   = '0;
+    for (int s = L - 1; s >= 0; s--) if (b_mis[s]) b_first = 4'(s);
+    b_i    = ((b_k_q << 4) + (LenW + 1)'(b_first)) - (LenW + 1)'(st_off_q);
+    b_last = (b_k_q + 1'b1 == st_nlines_q);
+    b_copy = b_vm_q;
+    if (b_any_mis) begin
+      // Only lanes before the mismatch's page: offsets are page multiples, so
+      // page edges fall on lane multiples of PageSize.
+      for (int s = 0; s < L; s++) begin
+        b_copy[s] = b_vm_q[s] && (4'(s) < (b_first & ~4'(PageSize - 1)));
+      end
+    end
+  end
+
+  // Output-buffer writes from stage B: lane t takes source lane (t - d) mod 16,
+  // at row a+k, or a+k+1 for the lanes that wrapped.
+  logic          b_fire;
+  logic [511:0]  b_kv_rot;
+  assign b_fire   = b_v_q && st_active_q && !st_stop_q;
+  assign b_kv_rot = rot_up(b_kv_q, st_d_q);
+  always_comb begin
+    logic [31:0] row;
+    row      = st_a_q + 32'(b_k_q);
+    ob_wdata = b_kv_rot;
+    for (int t = 0; t < L; t++) begin
+      ob_waddr[t] = OutRowW'(row + ((4'(t) < st_d_q) ? 32'd1 : 32'd0));
+      ob_we[t]    = b_fire && st_copy_q && b_copy[4'(t) - st_d_q];
+    end
+  end
+  // EVICT frees each line as it passes stage B.
+  assign fl_push      = b_fire && st_evict_q && !(b_k_q == '0 && st_off_q != 4'd0);
+  assign fl_push_data = b_addr_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      st_active_q <= 1'b0;
+      st_done_q   <= 1'b0;
+      st_pre_q    <= 1'b0;
+      st_stop_q   <= 1'b0;
+      sp_v_q      <= '0;
+      qp_v_q      <= '0;
+      b_v_q       <= 1'b0;
+      st_wpos_q   <= '0;
+      st_evict_q  <= 1'b0;
+    end else begin
+      if (state_q == S_HDR) st_wpos_q <= '0;
+      // issue pipeline
+      sp_v_q[0]    <= st_issue;
+      sp_k_q[0]    <= st_issue_q;
+      sp_addr_q[0] <= issue_addr;
+      qp_v_q[0]    <= st_active_q && st_pre_q && !st_evict_q;
+      for (int i = 1; i < RamLat; i++) begin
+        sp_v_q[i]    <= sp_v_q[i-1];
+        sp_k_q[i]    <= sp_k_q[i-1];
+        sp_addr_q[i] <= sp_addr_q[i-1];
+        qp_v_q[i]    <= qp_v_q[i-1];
+      end
+      if (st_issue) begin
+        st_issue_q <= st_issue_q + 1'b1;
+        st_known_v_q[st_issue_q[1:0]] <= 1'b0;
+      end
+      if (st_active_q) st_pre_q <= 1'b0;
+      // stage A -> B
+      if (qp_v_q[RamLat-1]) qprev_q <= qtok_rdata;
+      b_v_q <= a_v && st_active_q && !st_stop_q;
+      if (a_v) begin
+        qprev_q   <= qtok_rdata;
+        b_k_q     <= a_k;
+        b_addr_q  <= a_addr;
+        b_next1_q <= li_rlink[LineW-1:0];
+        b_eq_q    <= a_eq;
+        b_vm_q    <= a_vm;
+        b_kv_q    <= li_rkv;
+        // forward links: line k gives k+1 (only needed for k = 0) and k+2
+        if (a_k == '0) begin
+          st_known_q[1]   <= li_rlink[LineW-1:0];
+          st_known_v_q[1] <= 1'b1;
+        end
+        st_known_q[2'(a_k + 2'd2)]   <= li_rlink[2*LineW-1:LineW];
+        st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
+      end
+      // stage B: outcome
+      if (b_fire) begin
+        if (st_evict_q) begin
+          st_wpos_q <= st_base_q + (((32'(b_k_q) << 4) + 32'd16 - 32'(st_off_q) < 32'(st_m_q))
+                       ? (32'(b_k_q) << 4) + 32'd16 - 32'(st_off_q) : 32'(st_m_q));
+        end
+        if (b_any_mis) begin
+          st_stop_q       <= 1'b1;
+          st_done_q       <= 1'b1;
+          st_active_q     <= 1'b0;
+          st_mis_q        <= b_i;
+          st_split_line_q <= b_addr_q;
+        end else if (b_last) begin
+          st_done_q       <= 1'b1;
+          st_active_q     <= 1'b0;
+          st_mis_q        <= (LenW + 1)'(st_m_q);
+          st_split_line_q <= (((st_off_q + 4'(st_m_q)) & 4'hF) == 4'd0) ? b_next1_q : b_addr_q;
+        end
+      end
+      if (st_start) begin
+        st_active_q  <= 1'b1;
+        st_done_q    <= 1'b0;
+        st_stop_q    <= 1'b0;
+        st_pre_q     <= 1'b1;
+        st_issue_q   <= '0;
+        sp_v_q       <= '0;
+        qp_v_q       <= '0;
+        b_v_q        <= 1'b0;
+        st_known_q[0] <= c_head_q;
+        st_known_v_q <= 4'b0001;
+        st_off_q     <= c_off_q;
+        st_evict_q   <= (op_q == radix_pkg::OP_EVICT);
+        st_copy_q    <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH);
+        if (op_q == radix_pkg::OP_EVICT) begin
+          st_m_q      <= c_len_q;
+          st_base_q   <= got_q;
+          st_wpos_q   <= got_q;
+          st_nlines_q <= lines_of(c_off_q, c_len_q);
+          st_d_q      <= got_q[3:0] - c_off_q;
+          st_a_q      <= 32'($signed(got_q - 32'(c_off_q)) >>> 4);
+        end else begin
+          st_m_q      <= (c_len_q < n_q - pos_q) ? c_len_q : n_q - pos_q;
+          st_base_q   <= 32'(pos_q);
+          st_nlines_q <= lines_of(c_off_q, (c_len_q < n_q - pos_q) ? c_len_q : n_q - pos_q);
+          st_d_q      <= pos_q[3:0] - c_off_q;
+          st_a_q      <= 32'($signed(32'(pos_q) - 32'(c_off_q)) >>> 4);
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- leaf writer
+  // Writes the new leaf's lines from the query buffer. Step c reads query rows
+  // a+c and pops free line c; line c-2 is written when step c's data arrives,
+  // since its two forward links (lines c-1 and c) are known by then.
+  logic             lw_active_q;
+  logic [LenW:0]    lw_step_q, lw_nl_q, lw_arr_q;
+  logic [3:0]       lw_d_q;
+  logic [QRowW-1:0] lw_row_q;
+  logic [RamLat-1:0] lw_v_q;
+  logic [511:0]     lw_tok1_q, lw_tok2_q, lw_kv1_q, lw_kv2_q;
+  logic [LineW-1:0] lw_a1_q, lw_a2_q, lw_head_q;
+  logic             lw_issue, lw_v;
+
+  assign lw_issue   = lw_active_q && (lw_step_q <= lw_nl_q + 1'b1);
+  assign lw_q_re    = lw_issue;
+  assign lw_q_raddr = lw_row_q + QRowW'(lw_step_q);
+  assign fl_pop     = lw_issue && (lw_step_q < lw_nl_q);
+  assign lw_v       = lw_v_q[RamLat-1];
+  assign li_we      = lw_v && (lw_arr_q >= (LenW + 1)'(2));
+  assign li_waddr   = lw_a2_q;
+  assign li_wtok    = window(lw_tok2_q, lw_tok1_q, lw_d_q);
+  assign li_wkv     = window(lw_kv2_q, lw_kv1_q, lw_d_q);
+  assign li_wlink   = {fl_data, lw_a1_q};   // {next2, next1}
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      lw_active_q <= 1'b0;
+      lw_v_q      <= '0;
+    end else begin
+      lw_v_q <= RamLat'({lw_v_q, lw_issue});
+      if (lw_issue) lw_step_q <= lw_step_q + 1'b1;
+      if (lw_v) begin
+        lw_tok2_q <= lw_tok1_q;  lw_tok1_q <= qtok_rdata;
+        lw_kv2_q  <= lw_kv1_q;   lw_kv1_q  <= qkv_rdata;
+        lw_a2_q   <= lw_a1_q;    lw_a1_q   <= fl_data;
+        if (lw_arr_q == '0) lw_head_q <= fl_data;
+        lw_arr_q <= lw_arr_q + 1'b1;
+        if (lw_arr_q == lw_nl_q + 1'b1) lw_active_q <= 1'b0;
+      end
+      if (lw_start) begin
+        lw_active_q <= 1'b1;
+        lw_step_q   <= '0;
+        lw_arr_q    <= '0;
+        lw_nl_q     <= lines_of(4'd0, leaf_len);
+        lw_d_q      <= pos_q[3:0];
+        lw_row_q    <= QRowW'(pos_q >> 4);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- port muxes
+  assign q_re     = seq_q_re_q || st_q_re || lw_q_re;
+  assign q_raddr  = st_q_re ? st_q_raddr : (lw_q_re ? lw_q_raddr : seq_q_raddr_q);
+  assign li_re    = seq_li_re_q || st_issue;
+  assign li_raddr = st_issue ? issue_addr : seq_li_raddr_q;
+
+  // ---------------------------------------------------------------- helpers
+  logic cmd_fire;
+  assign cmd_fire = cmd_tvalid_i && cmd_tready_o;
   logic [7:0]  h_op, h_ns;
   logic [15:0] h_kvcnt;
   logic [31:0] h_arg;
@@ -214,187 +644,168 @@ module radix_core #(
   assign h_kvcnt = cmd_tdata_i[31:16];
   assign h_arg   = cmd_tdata_i[63:32];
 
-  // Handle = {8'b0, gen, slot}: slot in the low 16 bits, generation above.
   logic [NodeW-1:0] h_slot;
   logic [GenW-1:0]  h_gen;
   logic             h_slot_ok;
   assign h_slot    = arg_q[NodeW-1:0];
-  assign h_gen     = arg_q[16 +: GenW];
-  // The root's handle is valid: locking it is a no-op, as in SGLang.
-  assign h_slot_ok = (arg_q[15:0] < 16'(NodeCap)) && (arg_q[31:24] == 8'h00);
+  assign h_gen     = arg_q[20 +: GenW];
+  assign h_slot_ok = (arg_q[19:0] < 20'(NodeCap)) && (arg_q[31:28] == 4'h0);
 
-  function automatic logic [31:0] handle_of(input logic [NodeW-1:0] slot,
-                                            input logic [GenW-1:0] gen);
-    handle_of = {8'h00, gen, 16'(slot)};
+  // query page at pos_q from the row just read
+  logic [PageBits-1:0] q_page;
+  assign q_page = qtok_rdata[32*pos_q[3:0] +: PageBits];
+
+  // lines spanned from offset o for len tokens, and lines an eviction frees
+  function automatic logic [LenW:0] lines_of(input logic [3:0] o, input logic [LenW-1:0] len);
+    lines_of = ((LenW + 1)'(o) + (LenW + 1)'(len) + (LenW + 1)'(L - 1)) >> 4;
   endfunction
 
-  logic [LenW-1:0] qi;                 // query index under comparison
-  assign qi = pos_q + i_q;
+  logic [LenW-1:0] leaf_len;
+  assign leaf_len = n_q - pos_q;
 
-  logic [LenW-1:0] c_len;
-  assign c_len = n_len[cand_q];
+  // ---------------------------------------------------------------- sequencer
+  logic walking, ix_ready, trail_push;
+  logic fits;
+  logic [StashW+1:0] st_need;
+  assign walking  = (state_q == S_W_PAGE) || (state_q == S_W_HASH) || (state_q == S_W_HWAIT) ||
+                    (state_q == S_W_NODE) || (state_q == S_W_CMP) ||
+                    ((state_q == S_WAIT) && (ret_q == S_W_HASH || ret_q == S_W_NODE));
+  assign ix_ready = ix_idle && !ix_valid;
 
-  logic page_edge;                     // does i_q+1 start a new page?
-  logic [LenW-1:0] i_next;
-  assign i_next = i_q + 1'b1;
-  // Written per page size: Verilator 5.049 with --coverage crashes on the
-  // equivalent mask expression.
-  if (PageSize == 1) begin : g_page1
-    assign page_edge = 1'b1;
-    logic unused_i_next;
-    assign unused_i_next = ^i_next;
-  end else begin : g_pagen
-    assign page_edge = (i_next[$clog2(PageSize)-1:0] == '0);
-    logic unused_i_next;
-    assign unused_i_next = ^i_next[LenW-1:$clog2(PageSize)];
+  // Room for the command's new nodes, lines and index entries (two entries in
+  // one bucket need two free ways there, or the stash makes up the rest).
+  logic [3:0] tail_lane;
+  assign tail_lane = c_off_q + 4'(split_q);
+  always_comb begin
+    st_need = '0;
+    if (need_split_q && need_leaf_q && probe_b1_q == ix_bucket) begin
+      st_need = (probe_f1_q >= (WayW + 1)'(2)) ? '0 : (StashW + 2)'((WayW + 1)'(2) - probe_f1_q);
+    end else begin
+      if (need_split_q && probe_f1_q == '0) st_need = st_need + 1'b1;
+      if (need_leaf_q && ix_free_ways == '0) st_need = st_need + 1'b1;
+    end
+    fits = (st_need <= (StashW + 2)'(ix_stash_free)) &&
+           ((NodeW + 1)'(need_split_q) + (NodeW + 1)'(need_leaf_q) <= fn_count) &&
+           (!need_leaf_q || 32'(lines_of(4'd0, leaf_len)) <= 32'(fl_count));
   end
 
-  logic leaf_ok;                       // evictable leaf at scan_q
-  assign leaf_ok = n_valid[scan_q] && (n_child[scan_q] == NIL) && (n_lock[scan_q] == '0);
-
-  // A KV can be emitted this cycle unless it completes a beat the FIFO cannot take.
-  logic kv_go;
-  assign kv_go = !half_q || fifo_ready;
-
-  // ---------------------------------------------------------------- control
   always_comb begin
-    cmd_tready_o = 1'b0;
-    rsp_push     = 1'b0;
-    rsp_last     = 1'b0;
-    rsp_data     = '0;
-    unique case (state_q)
-      S_HDR, S_LOAD, S_DRAIN: cmd_tready_o = 1'b1;
-      S_M_EMIT, S_E_FREE: begin
-        rsp_push = half_q;
-        rsp_data = {(state_q == S_M_EMIT) ? s_kv[slot_q] : s_kv[slot_q], lo_q};
-      end
-      S_FLUSH: begin
-        rsp_push = half_q;
-        rsp_data = {32'h0, lo_q};
-      end
-      S_TRAIL0: begin
-        rsp_push = 1'b1;
-        rsp_data = {trail_a_q, 16'h0, status_q, op_q};
-      end
-      S_TRAIL1: begin
-        rsp_push = 1'b1;
-        rsp_last = 1'b1;
-        rsp_data = {trail_c_q, trail_b_q};
-      end
-      default: ;
-    endcase
+    cmd_tready_o = (state_q == S_HDR) || (state_q == S_LOAD) || (state_q == S_DRAIN);
+    q_we    = (state_q == S_LOAD) && cmd_fire;
+    q_wkv   = (beat_q >= tbeats_q);
+    q_waddr = QRowW'((beat_q >= tbeats_q) ? beat_q - tbeats_q : beat_q);
   end
 
   always_ff @(posedge clk_i) begin
+    // defaults for one-cycle strobes
+    nd_re <= 1'b0; nd_we <= 1'b0; lk_re <= 1'b0; ln_we <= 1'b0; lp_we <= 1'b0;
+    pa_re <= 1'b0; pa_we <= 1'b0; seq_q_re_q <= 1'b0; seq_li_re_q <= 1'b0;
+    fn_pop <= 1'b0; fn_peek <= 1'b0; fn_push <= 1'b0; fn_init <= 1'b0;
+    fl_init <= 1'b0; ix_init <= 1'b0; ix_valid <= 1'b0;
+    st_start <= 1'b0; lw_start <= 1'b0;
+    error_o <= 1'b0;
     if (!rst_ni) begin
-      state_q          <= S_INIT;
-      init_q           <= '0;
-      por_q            <= 1'b1;
-      clock_q          <= '0;
-      half_q           <= 1'b0;
-      errors_q         <= '0;
-      busy_cycles_q    <= '0;
-      walk_cycles_q    <= '0;
-      walk_nodes_q     <= '0;
-      last_error_q     <= radix_pkg::ST_OK;
-      error_o          <= 1'b0;
-      evictable_q      <= '0;
-      protected_q      <= '0;
-      lookups_q        <= '0;
-      queried_q        <= '0;
-      hit_q            <= '0;
-      inserts_q        <= '0;
-      inserted_q       <= '0;
-      splits_q         <= '0;
-      evicted_nodes_q  <= '0;
-      evicted_tokens_q <= '0;
+      state_q <= S_INIT;
+      init_q <= '0;
+      por_q <= 1'b1;
+      errors_q <= '0;
+      busy_cycles_q <= '0;
+      last_error_q <= radix_pkg::ST_OK;
+      walk_cycles_q <= '0;
+      walk_nodes_q <= '0;
+      fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
+      ob_rd_q <= '0; ob_rows_q <= '0; ob_total_q <= '0; ob_final_q <= 1'b0;
     end else begin
-      error_o <= 1'b0;
-      if (state_q != S_HDR && state_q != S_INIT) busy_cycles_q <= busy_cycles_q + 1'b1;
-      if (state_q == S_W_CHILD || state_q == S_W_SIB || state_q == S_W_CMP) begin
+      if (ob_issue) ob_rd_q <= ob_rd_q + 1'b1;
+      if (state_q != S_HDR && state_q != S_INIT && state_q != S_INIT_WAIT) begin
+        busy_cycles_q <= busy_cycles_q + 1'b1;
+      end
+      if (walking) begin
         walk_cycles_q <= walk_cycles_q + 1'b1;
       end
-
       unique case (state_q)
-        // Lay out both free lists and the root, one slot per cycle. A RESET
-        // command comes here too; it bumps every generation so that no handle
-        // from before the reset is accepted after it.
+        // -------------------------------------------------- initialisation
+        // The free lists and the index clear themselves; the node table is
+        // swept here, bumping every generation after a RESET so that no
+        // handle from before it is accepted after it.
         S_INIT: begin
-          if (init_q < (InitW + 1)'(TokenCap)) begin
-            s_next[init_q[SlotW-1:0]] <= SlotW'(init_q + 1'b1);
-          end
-          if (init_q < (InitW + 1)'(NodeCap)) begin
-            n_valid[init_q[NodeW-1:0]] <= (init_q == '0);
-            n_gen[init_q[NodeW-1:0]]   <= por_q ? '0 : n_gen[init_q[NodeW-1:0]] + 1'b1;
-            n_sib[init_q[NodeW-1:0]]   <= (init_q == '0) ? NIL : NodeW'(init_q + 1'b1);
-            n_child[init_q[NodeW-1:0]] <= NIL;
-            n_len[init_q[NodeW-1:0]]   <= '0;
-            n_lock[init_q[NodeW-1:0]]  <= (init_q == '0) ? LockW'(1) : '0;
-            n_stamp[init_q[NodeW-1:0]] <= '0;
-            n_ns[init_q[NodeW-1:0]]    <= '0;
-            n_parent[init_q[NodeW-1:0]] <= NIL;
+          if (init_q < (NodeW + 1)'(NodeCap)) begin
+            nd_re    <= 1'b1;
+            nd_raddr <= init_q[NodeW-1:0];
           end
           init_q <= init_q + 1'b1;
-          if (init_q == (InitW + 1)'((TokenCap > NodeCap ? TokenCap : NodeCap) - 1)) begin
-            state_q          <= S_HDR;
-            por_q            <= 1'b0;
-            free_node_q      <= NodeW'(1);
-            free_slot_q      <= '0;
-            n_free_nodes_q   <= 32'(NodeCap - 1);
-            n_free_slots_q   <= 32'(TokenCap);
-            clock_q          <= '0;
-            evictable_q      <= '0;
-            protected_q      <= '0;
-            lookups_q        <= '0;
-            queried_q        <= '0;
-            hit_q            <= '0;
-            inserts_q        <= '0;
-            inserted_q       <= '0;
-            splits_q         <= '0;
-            evicted_nodes_q  <= '0;
-            evicted_tokens_q <= '0;
+          if (init_q >= (NodeW + 1)'(RamLat + 1)) begin
+            nd_we    <= 1'b1;
+            nd_waddr <= NodeW'(init_q - (NodeW + 1)'(RamLat + 1));
+            nd_wdata <= node_word(init_q == (NodeW + 1)'(RamLat + 1),
+                                  por_q ? '0 : r_gen + 1'b1, '0, NIL, '0, '0, '0,
+                                  (init_q == (NodeW + 1)'(RamLat + 1)) ? LockW'(1) : '0,
+                                  '0, '0, '0);
           end
+          if (init_q == (NodeW + 1)'(NodeCap + RamLat)) state_q <= S_INIT_WAIT;
+        end
+        S_INIT_WAIT: if (fn_ready && fl_ready && ix_idle) begin
+          state_q          <= S_HDR;
+          por_q            <= 1'b0;
+          clock_q          <= '0;
+          lru_head_q       <= NIL;
+          lru_tail_q       <= NIL;
+          evictable_q      <= '0;
+          protected_q      <= '0;
+          lookups_q        <= '0;
+          queried_q        <= '0;
+          hit_q            <= '0;
+          inserts_q        <= '0;
+          inserted_q       <= '0;
+          splits_q         <= '0;
+          evicted_nodes_q  <= '0;
+          evicted_tokens_q <= '0;
+          skips_q          <= '0;
         end
 
-        // ------------------------------------------------ command intake
+        // -------------------------------------------------- command intake
         S_HDR: if (cmd_fire) begin
-          op_q     <= h_op;
-          ns_q     <= h_ns;
+          op_q      <= h_op;
+          ns_q      <= h_ns;
+          arg_q     <= h_arg;
+          len_q     <= LenW'(h_arg);
+          n_q       <= LenW'(h_arg) & ~LenW'(PageSize - 1);
+          beat_q    <= '0;
+          status_q  <= radix_pkg::ST_OK;
+          trail_a_q <= '0;
+          trail_b_q <= '0;
+          trail_c_q <= '0;
+          ob_rd_q   <= '0;
+          ob_rows_q <= '0;
+          ob_total_q <= '0;
+          ob_final_q <= 1'b0;
+          tbeats_q  <= (LenW + 1)'((h_arg[LenW:0] + (LenW + 1)'(L - 1)) >> 4);
+          beats_q   <= (LenW + 1)'((h_arg[LenW:0] + (LenW + 1)'(L - 1)) >> 4)
+                       << (h_op == radix_pkg::OP_INSERT);
           if (h_op == radix_pkg::OP_MATCH || h_op == radix_pkg::OP_INSERT) begin
             walk_cycles_q <= '0;
             walk_nodes_q  <= '0;
           end
-          kvcnt_q  <= h_kvcnt;
-          arg_q    <= h_arg;
-          len_q    <= LenW'(h_arg);
-          n_q      <= LenW'(h_arg) & ~LenW'(PageSize - 1);
-          beat_q   <= '0;
-          status_q <= radix_pkg::ST_OK;
-          trail_a_q <= '0;
-          trail_b_q <= '0;
-          trail_c_q <= '0;
-          half_q   <= 1'b0;
           unique case (h_op)
             radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
-              // Payload: ceil(len/2) token beats, and as many KV beats for INSERT.
-              beats_q <= (LenW + 1)'((h_arg[LenW:0] + 1'b1) >> 1) << (h_op == radix_pkg::OP_INSERT);
               if (h_arg == 32'h0 || h_arg > 32'(MaxLen)) begin
                 status_q <= radix_pkg::ST_LENGTH;
-                state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
+                state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
               end else if (32'(h_ns) >= 32'(NumNs)) begin
                 status_q <= radix_pkg::ST_NAMESPACE;
-                state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
+                state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
               end else if (h_op == radix_pkg::OP_INSERT && 32'(h_kvcnt) != h_arg) begin
                 status_q <= radix_pkg::ST_KVCOUNT;
-                state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
+                state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
               end else if (cmd_tlast_i) begin
                 status_q <= radix_pkg::ST_FRAMING;
-                state_q  <= S_TRAIL0;
+                state_q  <= S_TRAIL;
               end else begin
                 state_q <= S_LOAD;
               end
             end
-            radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK, radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
+            radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK,
+            radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
               if (!cmd_tlast_i) begin
                 status_q <= radix_pkg::ST_FRAMING;
                 state_q  <= S_DRAIN;
@@ -402,414 +813,569 @@ module radix_core #(
                 unique case (h_op)
                   radix_pkg::OP_EVICT: begin
                     got_q   <= '0;
-                    scan_q  <= NodeW'(1);
-                    best_ok_q <= 1'b0;
-                    state_q <= (h_arg == 32'h0) ? S_TRAIL0 : S_E_SCAN;
+                    freed_q <= '0;
+                    walk_q  <= lru_head_q;
+                    state_q <= (h_arg == 32'h0) ? S_TRAIL : S_E_FIND;
                   end
-                  radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_CHECK;
+                  radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
                   radix_pkg::OP_SIZES: begin
                     trail_a_q <= evictable_q;
                     trail_b_q <= protected_q;
                     trail_c_q <= evictable_q + protected_q;
-                    state_q   <= S_TRAIL0;
+                    state_q   <= S_TRAIL;
                   end
-                  default: state_q <= S_TRAIL0;   // RESET answers, then re-initialises
+                  default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
                 endcase
               end
             end
             default: begin
               status_q <= radix_pkg::ST_OPCODE;
-              state_q  <= cmd_tlast_i ? S_TRAIL0 : S_DRAIN;
+              state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
             end
           endcase
         end
 
         S_LOAD: if (cmd_fire) begin
-          // Token beats first, then (INSERT) the KV beats; lane 0 is the earlier one.
-          if (beat_q < ((beats_q >> (op_q == radix_pkg::OP_INSERT)))) begin
-            q_tok[QW'({beat_q, 1'b0})] <= cmd_tdata_i[31:0];
-            q_tok[QW'({beat_q, 1'b1})] <= cmd_tdata_i[63:32];
-          end else begin
-            q_kv[QW'({beat_q - (beats_q >> 1), 1'b0})] <= cmd_tdata_i[31:0];
-            q_kv[QW'({beat_q - (beats_q >> 1), 1'b1})] <= cmd_tdata_i[63:32];
-          end
           beat_q <= beat_q + 1'b1;
           if (beat_q + 1'b1 == beats_q) begin
             if (cmd_tlast_i) begin
-              // Start the walk at the root.
-              node_q  <= NIL;
-              pos_q   <= '0;
-              depth_q <= '0;
-              split_q <= '0;
-              state_q <= (n_q == '0) ? S_W_DONE : S_W_CHILD;
+              state_q <= S_W_START;
             end else begin
               status_q <= radix_pkg::ST_FRAMING;
               state_q  <= S_DRAIN;
             end
           end else if (cmd_tlast_i) begin
             status_q <= radix_pkg::ST_FRAMING;
-            state_q  <= S_TRAIL0;
+            state_q  <= S_TRAIL;
           end
         end
 
-        S_DRAIN: if (cmd_fire && cmd_tlast_i) state_q <= S_TRAIL0;
+        S_DRAIN: if (cmd_fire && cmd_tlast_i) state_q <= S_TRAIL;
 
-        // ------------------------------------------------ walk (pure: no writes but path)
-        S_W_CHILD: begin
-          cand_q  <= n_child[node_q];
-          prev_q  <= NIL;
-          state_q <= S_W_SIB;
+        // -------------------------------------------------- walk (reads only; path)
+        S_W_START: begin
+          node_q  <= NIL;
+          pos_q   <= '0;
+          depth_q <= '0;
+          split_q <= '0;
+          state_q <= (n_q == '0) ? S_DECIDE : S_W_PAGE;
         end
-
-        S_W_SIB: begin
-          if (cand_q == NIL) begin
-            state_q <= S_W_DONE;
-          end else if (n_ns[cand_q] != ns_q || n_first[cand_q] != q_tok[QW'(pos_q)]) begin
-            prev_q <= cand_q;
-            cand_q <= n_sib[cand_q];
+        S_W_PAGE: begin
+          seq_q_re_q <= 1'b1;
+          seq_q_raddr_q <= QRowW'(pos_q >> 4);
+          wait_q  <= 4'(RamLat);
+          ret_q   <= S_W_HASH;
+          state_q <= S_WAIT;
+        end
+        S_W_HASH: begin
+          page_q    <= q_page;
+          ix_valid  <= 1'b1;
+          ix_op     <= radix_pkg::IX_LOOKUP;
+          ix_parent <= node_q;
+          ix_page   <= q_page;
+          state_q   <= S_W_HWAIT;
+        end
+        S_W_HWAIT: if (ix_ready) begin
+          if (!ix_hit) begin
+            state_q <= S_DECIDE;
           end else begin
-            slot_q      <= n_head[cand_q];
-            page_slot_q <= n_head[cand_q];
-            i_q         <= '0;
-            page_i_q    <= '0;
-            state_q     <= S_W_CMP;
+            cand_q   <= ix_child;
+            nd_re    <= 1'b1;
+            nd_raddr <= ix_child;
+            // the query row the first compared line needs before its own
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_W_NODE;
+            state_q  <= S_WAIT;
           end
         end
-
-        S_W_CMP: begin
-          if (i_q == c_len) begin
-            // Whole edge matched: descend.
-            walk_nodes_q  <= walk_nodes_q + 1'b1;
-            path[depth_q] <= cand_q;
-            depth_q <= depth_q + 1'b1;
-            pos_q   <= pos_q + c_len;
+        S_W_NODE: begin
+          c_head_q   <= r_head;
+          c_off_q    <= r_off;
+          c_len_q    <= r_len;
+          c_lock_q   <= r_lock;
+          c_parent_q <= r_parent;
+          c_hloc_q   <= r_hloc;
+          c_nchild_q <= r_nchild;
+          c_stamp_q  <= r_stamp;
+          c_gen_q    <= r_gen;
+          st_start   <= 1'b1;
+          state_q    <= S_W_CMP;
+        end
+        S_W_CMP: if (st_done_q && !st_start) begin
+          walk_nodes_q <= walk_nodes_q + 1'b1;
+          pa_we    <= 1'b1;
+          pa_waddr <= depth_q;
+          pa_wdata <= cand_q;
+          depth_q  <= depth_q + 1'b1;
+          if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
+            // whole edge matched: descend
+            pos_q   <= pos_q + c_len_q;
             node_q  <= cand_q;
-            state_q <= (pos_q + c_len == n_q) ? S_W_DONE : S_W_CHILD;
-          end else if (qi != n_q && s_tok[slot_q] == q_tok[QW'(qi)]) begin
-            i_q    <= i_q + 1'b1;
-            slot_q <= s_next[slot_q];
-            if (page_edge) begin
-              page_i_q    <= i_q + 1'b1;
-              page_slot_q <= s_next[slot_q];
-            end
-          end else if (page_i_q == '0) begin
-            // Differs inside the first page: a sibling with another key.
-            prev_q  <= cand_q;
-            cand_q  <= n_sib[cand_q];
-            state_q <= S_W_SIB;
+            state_q <= (pos_q + c_len_q == n_q) ? S_DECIDE : S_W_PAGE;
           end else begin
-            // Ends inside this edge: split after page_i_q tokens.
-            walk_nodes_q  <= walk_nodes_q + 1'b1;
-            path[depth_q] <= cand_q;
-            depth_q      <= depth_q + 1'b1;
-            pos_q        <= pos_q + page_i_q;
-            split_q      <= page_i_q;
-            split_slot_q <= page_slot_q;
-            split_prev_q <= prev_q;
-            state_q      <= S_W_DONE;
+            // ends inside this edge: split after whole pages
+            split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
+            pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
+            split_line_q <= st_split_line_q;
+            state_q      <= S_DECIDE;
           end
         end
 
-        // Decide: refuse (nothing changes) or commit.
-        S_W_DONE: begin
-          if (op_q == radix_pkg::OP_MATCH) begin
-            if (split_q != '0 && n_free_nodes_q == 32'h0) begin
-              status_q <= radix_pkg::ST_CAPACITY;
-              state_q  <= S_TRAIL0;
-            end else begin
+        // -------------------------------------------------- decide: refuse or commit
+        S_DECIDE: begin
+          need_split_q <= (split_q != '0);
+          need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
+          if (split_q != '0) begin
+            // the tail's first page, and the slot the upper node will get
+            seq_li_re_q <= 1'b1;
+            seq_li_raddr_q <= split_line_q;
+            fn_peek  <= (fn_count != '0);
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_D_TAIL;
+            state_q  <= S_WAIT;
+          end else begin
+            state_q <= S_D_PROBE2;
+          end
+        end
+        S_D_TAIL: begin
+          tail_page_q <= li_rtok[32*tail_lane +: PageBits];
+          new_up_q    <= fn_data;
+          if (fn_count == '0) begin
+            status_q <= radix_pkg::ST_CAPACITY;
+            state_q  <= S_TRAIL;
+          end else begin
+            ix_valid  <= 1'b1;
+            ix_op     <= radix_pkg::IX_LOOKUP;
+            ix_parent <= fn_data;
+            ix_page   <= li_rtok[32*tail_lane +: PageBits];
+            state_q   <= S_D_PROBE1;
+          end
+        end
+        S_D_PROBE1: if (ix_ready) begin
+          probe_b1_q <= ix_bucket;
+          probe_f1_q <= ix_free_ways;
+          state_q    <= S_D_PROBE2;
+        end
+        S_D_PROBE2: begin
+          if (need_leaf_q) begin
+            ix_valid  <= 1'b1;
+            ix_op     <= radix_pkg::IX_LOOKUP;
+            ix_parent <= need_split_q ? new_up_q : node_q;
+            ix_page   <= page_q;
+          end
+          state_q <= S_D_CHECK;
+        end
+        S_D_CHECK: if (ix_ready) begin
+          if (!fits) begin
+            status_q <= radix_pkg::ST_CAPACITY;
+            state_q  <= S_TRAIL;
+          end else begin
+            if (op_q == radix_pkg::OP_MATCH) begin
               lookups_q <= lookups_q + 1'b1;
               queried_q <= queried_q + 32'(len_q);
               hit_q     <= hit_q + 32'(pos_q);
-              trail_a_q <= 32'(pos_q);
-              if (n_q == '0) begin
-                // SGLang returns before touching the tree: no stamp.
-                trail_b_q <= handle_of(NIL, n_gen[NIL]);
-                state_q   <= S_TRAIL0;
-              end else begin
-                clock_q <= clock_q + 1'b1;
-                n_stamp[NIL] <= clock_q + 1'b1;
-                d_q     <= '0;
-                state_q <= S_STAMP;
-              end
-            end
-          end else begin  // INSERT
-            if ((32'(split_q != '0) + 32'(pos_q != n_q)) > n_free_nodes_q ||
-                32'(n_q - pos_q) > n_free_slots_q) begin
-              status_q <= radix_pkg::ST_CAPACITY;
-              state_q  <= S_TRAIL0;
             end else begin
               inserts_q <= inserts_q + 1'b1;
-              trail_a_q <= 32'(pos_q);
-              clock_q   <= clock_q + 1'b1;
-              n_stamp[NIL] <= clock_q + 1'b1;
-              d_q       <= '0;
-              state_q   <= S_STAMP;
             end
-          end
-        end
-
-        // Every node the walk visited takes the operation's one stamp.
-        S_STAMP: begin
-          if (d_q != depth_q) begin
-            n_stamp[path[d_q]] <= clock_q;
-            d_q <= d_q + 1'b1;
-          end else begin
-            result_q <= (depth_q == '0) ? NIL : path[depth_q - 1'b1];
-            if (split_q != '0) begin
-              new_q   <= free_node_q;
-              state_q <= S_SPLIT1;
-            end else if (op_q == radix_pkg::OP_INSERT && pos_q != n_q) begin
-              new_q   <= free_node_q;
-              state_q <= S_LEAF;
+            trail_a_q <= 32'(pos_q);
+            result_q  <= NIL;
+            if (op_q == radix_pkg::OP_MATCH && n_q == '0) begin
+              // SGLang returns before touching the tree: no stamp.
+              state_q <= S_C_RESULT;
             end else begin
-              state_q <= (op_q == radix_pkg::OP_MATCH) ? S_M_EMIT_NODE : S_TRAIL0;
+              clock_q <= clock_q + 1'b1;
               d_q     <= '0;
+              state_q <= S_C_STAMP;
             end
           end
         end
 
-        // ------------------------------------------------ split: upper part is a new node
-        S_SPLIT1: begin
-          // new_q takes the first split_q tokens of cand_q, its lock and its place.
-          n_valid[new_q]  <= 1'b1;
-          n_ns[new_q]     <= n_ns[cand_q];
-          n_parent[new_q] <= n_parent[cand_q];
-          n_child[new_q]  <= cand_q;
-          n_sib[new_q]    <= n_sib[cand_q];
-          n_head[new_q]   <= n_head[cand_q];
-          n_first[new_q]  <= n_first[cand_q];
-          n_len[new_q]    <= split_q;
-          n_lock[new_q]   <= n_lock[cand_q];
-          n_stamp[new_q]  <= clock_q + 1'b1;   // created now: newer than the tail
-          clock_q         <= clock_q + 1'b1;
-          free_node_q     <= n_sib[new_q];
-          n_free_nodes_q  <= n_free_nodes_q - 1'b1;
-          splits_q        <= splits_q + 1'b1;
-          state_q         <= S_SPLIT2;
-        end
-        S_SPLIT2: begin
-          // The original node keeps its slot (and handle) and the tail.
-          n_parent[cand_q] <= new_q;
-          n_sib[cand_q]    <= NIL;
-          n_head[cand_q]   <= split_slot_q;
-          n_first[cand_q]  <= s_tok[split_slot_q];
-          n_len[cand_q]    <= n_len[cand_q] - split_q;
-          state_q          <= S_SPLIT3;
-        end
-        S_SPLIT3: begin
-          if (split_prev_q == NIL) n_child[n_parent[new_q]] <= new_q;
-          else                     n_sib[split_prev_q]      <= new_q;
-          path[depth_q - 1'b1] <= new_q;
-          result_q <= new_q;
-          node_q   <= new_q;
-          if (op_q == radix_pkg::OP_INSERT && pos_q != n_q) begin
-            new_q   <= free_node_q;
-            state_q <= S_LEAF;
-          end else begin
-            d_q     <= '0;
-            state_q <= (op_q == radix_pkg::OP_MATCH) ? S_M_EMIT_NODE : S_TRAIL0;
-          end
-        end
-
-        // ------------------------------------------------ insert: new leaf
-        S_LEAF: begin
-          n_valid[new_q]  <= 1'b1;
-          n_ns[new_q]     <= ns_q;
-          n_parent[new_q] <= node_q;
-          n_child[new_q]  <= NIL;
-          n_sib[new_q]    <= n_child[node_q];
-          n_head[new_q]   <= free_slot_q;
-          n_first[new_q]  <= q_tok[QW'(pos_q)];
-          n_len[new_q]    <= n_q - pos_q;
-          n_lock[new_q]   <= '0;
-          n_stamp[new_q]  <= clock_q + 1'b1;
-          clock_q         <= clock_q + 1'b1;
-          free_node_q     <= n_sib[new_q];
-          n_free_nodes_q  <= n_free_nodes_q - 1'b1;
-          k_q             <= pos_q;
-          state_q         <= S_LEAF_FILL;
-        end
-        S_LEAF_FILL: begin
-          // Link the leaf under its parent once, on the first fill cycle.
-          if (k_q == pos_q) n_child[node_q] <= new_q;
-          else              s_next[prev_slot_q] <= free_slot_q;
-          s_tok[free_slot_q] <= q_tok[QW'(k_q)];
-          s_kv[free_slot_q]  <= q_kv[QW'(k_q)];
-          prev_slot_q        <= free_slot_q;
-          free_slot_q        <= s_next[free_slot_q];
-          n_free_slots_q     <= n_free_slots_q - 1'b1;
-          k_q                <= k_q + 1'b1;
-          if (k_q + 1'b1 == n_q) begin
-            evictable_q <= evictable_q + 32'(n_q - pos_q);
-            inserted_q  <= inserted_q + 32'(n_q - pos_q);
-            result_q    <= new_q;
-            state_q     <= S_TRAIL0;
-          end
-        end
-
-        // ------------------------------------------------ match: stream the KV indices
-        S_M_EMIT_NODE: begin
-          trail_b_q <= handle_of(result_q, n_gen[result_q]);
+        // -------------------------------------------------- commit: stamp and LRU-move the path
+        S_C_STAMP: begin
           if (d_q == depth_q) begin
-            state_q <= S_FLUSH;
+            result_q <= node_q;   // deepest whole node (root if none)
+            state_q  <= need_split_q ? S_C_SPLIT : (need_leaf_q ? S_C_LEAF : S_C_RESULT);
           end else begin
-            slot_q  <= n_head[path[d_q]];
-            k_q     <= '0;
-            state_q <= S_M_EMIT;
+            pa_re    <= 1'b1;
+            pa_raddr <= d_q;
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_C_MOVE1;
+            state_q  <= S_WAIT;
           end
         end
-        S_M_EMIT: if (kv_go) begin
-          half_q <= !half_q;
-          lo_q   <= s_kv[slot_q];
-          slot_q <= s_next[slot_q];
-          k_q    <= k_q + 1'b1;
-          if (k_q + 1'b1 == n_len[path[d_q]]) begin
+        S_C_MOVE1: begin
+          mv_q     <= pa_rdata;
+          nd_re    <= 1'b1;
+          nd_raddr <= pa_rdata;
+          lk_re    <= 1'b1;
+          lk_raddr <= pa_rdata;
+          wait_q   <= 4'(RamLat);
+          ret_q    <= S_C_STAMP_W;
+          state_q  <= S_WAIT;
+        end
+        S_C_STAMP_W: begin
+          nd_we    <= 1'b1;
+          nd_waddr <= mv_q;
+          nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
+                                clock_q, r_nchild, r_hloc);
+          // LRU: unlink mv from where it is (if not already the tail) ...
+          if (mv_q != lru_tail_q) begin
+            if (lp_rdata == NIL) lru_head_q <= ln_rdata;
+            else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
+            lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata;
+            state_q <= S_C_MOVE2;
+          end else begin
             d_q     <= d_q + 1'b1;
-            state_q <= S_M_EMIT_NODE;
+            state_q <= S_C_STAMP;
+          end
+        end
+        S_C_MOVE2: begin
+          // ... and append it at the tail.
+          ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= mv_q;
+          lp_we <= 1'b1; lp_waddr <= mv_q; lp_wdata <= lru_tail_q;
+          lru_tail_q <= mv_q;
+          d_q     <= d_q + 1'b1;
+          state_q <= S_C_APPEND;
+          ret_q   <= S_C_STAMP;
+        end
+        S_C_APPEND: begin
+          // mv_q is now the tail: its next link must be NIL.
+          ln_we <= 1'b1; ln_waddr <= mv_q; ln_wdata <= NIL;
+          if (lru_head_q == NIL) lru_head_q <= mv_q;
+          state_q <= ret_q;
+        end
+
+        // -------------------------------------------------- commit: split
+        // The upper part is a new node at slot new_up_q; the candidate keeps its
+        // slot (and handle) and the tail.
+        S_C_SPLIT: begin
+          fn_pop   <= 1'b1;
+          nd_re    <= 1'b1;
+          nd_raddr <= new_up_q;     // its generation survives
+          ix_valid <= 1'b1;         // the parent's entry now leads to the upper node
+          ix_op    <= radix_pkg::IX_SETCHILD;
+          ix_loc_in   <= c_hloc_q;
+          ix_child_in <= new_up_q;
+          wait_q   <= 4'(RamLat);
+          ret_q    <= S_C_SPLIT_W;
+          state_q  <= S_WAIT;
+        end
+        S_C_SPLIT_W: begin
+          nd_we    <= 1'b1;
+          nd_waddr <= new_up_q;
+          nd_wdata <= node_word(1'b1, r_gen, ns_q, c_parent_q, c_head_q, c_off_q, split_q,
+                                c_lock_q, clock_q + 1'b1, KidW'(1), c_hloc_q);
+          clock_q  <= clock_q + 1'b1;
+          splits_q <= splits_q + 1'b1;
+          state_q  <= S_C_SPLIT_IX1;
+        end
+        S_C_SPLIT_IX1: if (ix_ready) begin
+          ix_valid    <= 1'b1;
+          ix_op       <= radix_pkg::IX_INSERT;
+          ix_parent   <= new_up_q;
+          ix_page     <= tail_page_q;
+          ix_child_in <= cand_q;
+          state_q     <= S_C_SPLIT_IX2;
+        end
+        S_C_SPLIT_IX2: if (ix_ready) begin
+          nd_we    <= 1'b1;
+          nd_waddr <= cand_q;
+          nd_wdata <= node_word(1'b1, c_gen_q, ns_q, new_up_q, split_line_q,
+                                (c_off_q + 4'(split_q)) & 4'hF, c_len_q - split_q, c_lock_q,
+                                clock_q - 1'b1, c_nchild_q, ix_loc);
+          // LRU: the upper node is the newest so far
+          mv_q     <= new_up_q;
+          ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_up_q;
+          lp_we <= 1'b1; lp_waddr <= new_up_q; lp_wdata <= lru_tail_q;
+          lru_tail_q <= new_up_q;
+          node_q   <= new_up_q;
+          result_q <= new_up_q;
+          state_q  <= S_C_APPEND;
+          ret_q    <= need_leaf_q ? S_C_LEAF : S_C_RESULT;
+        end
+
+        // -------------------------------------------------- commit: new leaf
+        S_C_LEAF: begin
+          fn_pop      <= 1'b1;
+          lw_start    <= 1'b1;
+          wait_q      <= 4'(RamLat);
+          ret_q       <= S_C_LEAF_LINES;
+          state_q     <= S_WAIT;
+        end
+        S_C_LEAF_LINES: begin
+          new_leaf_q <= fn_data;
+          if (!lw_active_q && !lw_start) begin
+            ix_valid    <= 1'b1;
+            ix_op       <= radix_pkg::IX_INSERT;
+            ix_parent   <= node_q;
+            ix_page     <= page_q;
+            ix_child_in <= fn_data;
+            state_q     <= S_C_LEAF_IX;
+          end
+        end
+        S_C_LEAF_IX: if (ix_ready) begin
+          new_loc_q <= ix_loc;
+          nd_re     <= 1'b1;
+          nd_raddr  <= new_leaf_q;
+          wait_q    <= 4'(RamLat);
+          ret_q     <= S_C_LEAF_W;
+          state_q   <= S_WAIT;
+        end
+        S_C_LEAF_W: begin
+          nd_we    <= 1'b1;
+          nd_waddr <= new_leaf_q;
+          nd_wdata <= node_word(1'b1, r_gen, ns_q, node_q, lw_head_q, 4'd0, leaf_len, '0,
+                                clock_q + 1'b1, '0, new_loc_q);
+          clock_q     <= clock_q + 1'b1;
+          evictable_q <= evictable_q + 32'(leaf_len);
+          inserted_q  <= inserted_q + 32'(leaf_len);
+          result_q    <= new_leaf_q;
+          // parent's child count
+          nd_re    <= 1'b1;
+          nd_raddr <= node_q;
+          wait_q   <= 4'(RamLat);
+          ret_q    <= S_C_LEAF_PAR;
+          state_q  <= S_WAIT;
+        end
+        S_C_LEAF_PAR: begin
+          if (node_q != NIL) begin
+            nd_we    <= 1'b1;
+            nd_waddr <= node_q;
+            nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
+                                  r_stamp, r_nchild + 1'b1, r_hloc);
+          end
+          mv_q  <= new_leaf_q;
+          ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_leaf_q;
+          lp_we <= 1'b1; lp_waddr <= new_leaf_q; lp_wdata <= lru_tail_q;
+          lru_tail_q <= new_leaf_q;
+          state_q <= S_C_APPEND;
+          ret_q   <= S_C_RESULT;
+        end
+
+        // -------------------------------------------------- result handle, then the response
+        S_C_RESULT: begin
+          nd_re    <= 1'b1;
+          nd_raddr <= result_q;
+          wait_q   <= 4'(RamLat);
+          ret_q    <= S_OUT;
+          state_q  <= S_WAIT;
+          if (op_q == radix_pkg::OP_MATCH) begin
+            ob_rows_q  <= (32'(pos_q) + 32'd15) >> 4;
+            ob_total_q <= 32'(pos_q);
+            ob_final_q <= 1'b1;
+          end else begin
+            ob_final_q <= 1'b1;
           end
         end
 
-        // ------------------------------------------------ evict: LRU leaf by full scan
-        S_E_SCAN: begin
-          if (leaf_ok && (!best_ok_q || n_stamp[scan_q] < best_stamp_q)) begin
-            best_q       <= scan_q;
-            best_stamp_q <= n_stamp[scan_q];
-            best_ok_q    <= 1'b1;
-          end
-          scan_q <= scan_q + 1'b1;
-          if (scan_q == NodeW'(NodeCap - 1)) begin
-            if (leaf_ok && (!best_ok_q || n_stamp[scan_q] < best_stamp_q)) begin
-              victim_q <= scan_q;
-              slot_q   <= n_head[scan_q];
-              k_q      <= '0;
-              state_q  <= S_E_FREE;
-            end else if (best_ok_q) begin
-              victim_q <= best_q;
-              slot_q   <= n_head[best_q];
-              k_q      <= '0;
-              state_q  <= S_E_FREE;
-            end else begin
-              state_q <= S_FLUSH;   // nothing evictable is left
-            end
+        // -------------------------------------------------- evict
+        S_E_FIND: begin
+          if (got_q >= arg_q || walk_q == NIL) begin
+            ob_total_q <= got_q;
+            ob_rows_q  <= (got_q + 32'd15) >> 4;
+            ob_final_q <= 1'b1;
+            trail_a_q  <= got_q;
+            trail_b_q  <= freed_q;
+            state_q    <= S_OUT;
+          end else begin
+            nd_re    <= 1'b1;
+            nd_raddr <= walk_q;
+            lk_re    <= 1'b1;
+            lk_raddr <= walk_q;
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_E_FIND_N;
+            state_q  <= S_WAIT;
           end
         end
-        S_E_FREE: if (kv_go) begin
-          // Stream the KV index and return the slot to the free list.
-          half_q         <= !half_q;
-          lo_q           <= s_kv[slot_q];
-          s_next[slot_q] <= free_slot_q;
-          free_slot_q    <= slot_q;
-          slot_q         <= s_next[slot_q];
-          n_free_slots_q <= n_free_slots_q + 1'b1;
-          k_q            <= k_q + 1'b1;
-          if (k_q + 1'b1 == n_len[victim_q]) begin
-            walk_q  <= n_child[n_parent[victim_q]];
-            state_q <= S_E_UNLINK;
+        S_E_FIND_N: begin
+          if (r_nchild == '0 && r_lock == '0) begin
+            victim_q    <= walk_q;
+            ref_stamp_q <= r_stamp;
+            direct_q    <= 1'b0;
+            walk_q      <= ln_rdata;
+            state_q     <= S_E_VICTIM;
+          end else begin
+            skips_q <= skips_q + 1'b1;
+            walk_q  <= ln_rdata;
+            state_q <= S_E_FIND;
+          end
+        end
+        // nd_rdata / ln_rdata / lp_rdata hold the victim's word and links here.
+        S_E_VICTIM: begin
+          c_head_q   <= r_head;
+          c_off_q    <= r_off;
+          c_len_q    <= r_len;
+          c_parent_q <= r_parent;
+          c_hloc_q   <= r_hloc;
+          c_gen_q    <= r_gen;
+          c_stamp_q  <= r_stamp;
+          c_lock_q   <= r_lock;
+          c_nchild_q <= r_nchild;
+          ns_q       <= r_ns;
+          // unlink from the LRU list
+          if (lp_rdata == NIL) lru_head_q <= ln_rdata;
+          else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
+          if (ln_rdata == NIL) lru_tail_q <= lp_rdata;
+          else begin lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata; end
+          // the node is gone: new generation, back on the free list
+          nd_we    <= 1'b1;
+          nd_waddr <= victim_q;
+          nd_wdata <= node_word(1'b0, r_gen + 1'b1, '0, NIL, '0, '0, '0, '0, '0, '0, '0);
+          fn_push      <= 1'b1;
+          fn_push_data <= victim_q;
+          ix_valid  <= 1'b1;
+          ix_op     <= radix_pkg::IX_DELETE;
+          ix_loc_in <= r_hloc;
+          st_start  <= 1'b1;
+          state_q   <= S_E_STREAM;
+        end
+        S_E_STREAM: if (st_done_q && !st_start && ix_ready) begin
+          got_q            <= got_q + 32'(c_len_q);
+          freed_q          <= freed_q + 1'b1;
+          evictable_q      <= evictable_q - 32'(c_len_q);
+          evicted_nodes_q  <= evicted_nodes_q + 1'b1;
+          evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
+          ob_rows_q        <= (got_q + 32'(c_len_q)) >> 4;
+          // the parent loses a child
+          nd_re    <= 1'b1;
+          nd_raddr <= c_parent_q;
+          lk_re    <= 1'b1;
+          lk_raddr <= c_parent_q;
+          wait_q   <= 4'(RamLat);
+          ret_q    <= S_E_FREE;
+          state_q  <= S_WAIT;
+        end
+        S_E_FREE: begin
+          if (c_parent_q != NIL) begin
+            nd_we    <= 1'b1;
+            nd_waddr <= c_parent_q;
+            nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
+                                  r_stamp, r_nchild - 1'b1, r_hloc);
+          end
+          // A parent that became an evictable leaf and is older than the last
+          // victim the walk found lies behind the walk: it is the oldest leaf now.
+          if (c_parent_q != NIL && r_nchild == KidW'(1) && r_lock == '0 &&
+              r_stamp <= ref_stamp_q && got_q < arg_q) begin
+            victim_q <= c_parent_q;
+            direct_q <= 1'b1;
+            state_q  <= S_E_UNLINK;
+          end else begin
+            state_q <= S_E_FIND;
           end
         end
         S_E_UNLINK: begin
-          if (walk_q == victim_q) begin
-            n_child[n_parent[victim_q]] <= n_sib[victim_q];
-            state_q <= S_E_RELEASE;
-          end else if (n_sib[walk_q] == victim_q) begin
-            n_sib[walk_q] <= n_sib[victim_q];
-            state_q <= S_E_RELEASE;
-          end else begin
-            walk_q <= n_sib[walk_q];
-          end
-        end
-        S_E_RELEASE: begin
-          n_valid[victim_q] <= 1'b0;
-          n_gen[victim_q]   <= n_gen[victim_q] + 1'b1;
-          n_sib[victim_q]   <= free_node_q;
-          free_node_q       <= victim_q;
-          n_free_nodes_q    <= n_free_nodes_q + 1'b1;
-          got_q             <= got_q + 32'(n_len[victim_q]);
-          evictable_q       <= evictable_q - 32'(n_len[victim_q]);
-          evicted_nodes_q   <= evicted_nodes_q + 1'b1;
-          evicted_tokens_q  <= evicted_tokens_q + 32'(n_len[victim_q]);
-          trail_b_q         <= trail_b_q + 1'b1;
-          scan_q            <= NodeW'(1);
-          best_ok_q         <= 1'b0;
-          state_q <= (got_q + 32'(n_len[victim_q]) >= arg_q) ? S_FLUSH : S_E_SCAN;
+          // re-read the direct victim (its child count just changed) and its links
+          nd_re    <= 1'b1;
+          nd_raddr <= victim_q;
+          lk_re    <= 1'b1;
+          lk_raddr <= victim_q;
+          wait_q   <= 4'(RamLat);
+          ret_q    <= S_E_VICTIM;
+          state_q  <= S_WAIT;
         end
 
-        // ------------------------------------------------ lock / unlock: two walks
+        // -------------------------------------------------- lock / unlock: check walk, apply walk
+        S_L_START: begin
+          if (!h_slot_ok) begin
+            status_q <= radix_pkg::ST_HANDLE;
+            state_q  <= S_TRAIL;
+          end else begin
+            walk_q       <= h_slot;
+            delta_q      <= '0;
+            lock_pass2_q <= 1'b0;
+            nd_re    <= 1'b1;
+            nd_raddr <= h_slot;
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_L_CHECK;
+            state_q  <= S_WAIT;
+          end
+        end
         S_L_CHECK: begin
-          if (op_q == radix_pkg::OP_LOCK || op_q == radix_pkg::OP_UNLOCK) begin
-            if (!h_slot_ok || !n_valid[h_slot] || n_gen[h_slot] != h_gen) begin
-              status_q <= radix_pkg::ST_HANDLE;
-              state_q  <= S_TRAIL0;
-            end else begin
-              walk_q  <= h_slot;
-              delta_q <= '0;
-              op_q    <= (op_q == radix_pkg::OP_LOCK) ? 8'hF4 : 8'hF5;   // internal: walking
-            end
+          if (!lock_pass2_q && walk_q == h_slot && (!r_valid || r_gen != h_gen)) begin
+            status_q <= radix_pkg::ST_HANDLE;
+            state_q  <= S_TRAIL;
           end else if (walk_q == NIL) begin
-            walk_q  <= h_slot;
-            op_q    <= (op_q == 8'hF4) ? 8'hE4 : 8'hE5;       // internal: applying
-            state_q <= S_L_APPLY;
-          end else if (op_q == 8'hF5 && n_lock[walk_q] == '0) begin
-            status_q <= radix_pkg::ST_UNDERFLOW;
-            op_q     <= radix_pkg::OP_UNLOCK;
-            state_q  <= S_TRAIL0;
-          end else if (op_q == 8'hF4 && n_lock[walk_q] == '1) begin
-            status_q <= radix_pkg::ST_OVERFLOW;
-            op_q     <= radix_pkg::OP_LOCK;
-            state_q  <= S_TRAIL0;
+            if (!lock_pass2_q) begin
+              lock_pass2_q <= 1'b1;
+              walk_q   <= h_slot;
+              nd_re    <= 1'b1;
+              nd_raddr <= h_slot;
+              wait_q   <= 4'(RamLat);
+              ret_q    <= S_L_CHECK;
+              state_q  <= S_WAIT;
+            end else begin
+              trail_a_q <= delta_q;
+              state_q   <= S_TRAIL;
+            end
+          end else if (!lock_pass2_q) begin
+            if (op_q == radix_pkg::OP_UNLOCK && r_lock == '0) begin
+              status_q <= radix_pkg::ST_UNDERFLOW;
+              state_q  <= S_TRAIL;
+            end else if (op_q == radix_pkg::OP_LOCK && r_lock == '1) begin
+              status_q <= radix_pkg::ST_OVERFLOW;
+              state_q  <= S_TRAIL;
+            end else begin
+              walk_q   <= r_parent;
+              nd_re    <= 1'b1;
+              nd_raddr <= r_parent;
+              wait_q   <= 4'(RamLat);
+              ret_q    <= S_L_CHECK;
+              state_q  <= S_WAIT;
+            end
           end else begin
-            walk_q <= n_parent[walk_q];
-          end
-        end
-        S_L_APPLY: begin
-          if (walk_q == NIL) begin
-            op_q      <= (op_q == 8'hE4) ? radix_pkg::OP_LOCK : radix_pkg::OP_UNLOCK;
-            trail_a_q <= delta_q;
-            state_q   <= S_TRAIL0;
-          end else begin
-            if (op_q == 8'hE4) begin
-              n_lock[walk_q] <= n_lock[walk_q] + 1'b1;
-              if (n_lock[walk_q] == '0) begin
-                evictable_q <= evictable_q - 32'(n_len[walk_q]);
-                protected_q <= protected_q + 32'(n_len[walk_q]);
-                delta_q     <= delta_q - 32'(n_len[walk_q]);
+            nd_we    <= 1'b1;
+            nd_waddr <= walk_q;
+            if (op_q == radix_pkg::OP_LOCK) begin
+              nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
+                                    r_lock + 1'b1, r_stamp, r_nchild, r_hloc);
+              if (r_lock == '0) begin
+                evictable_q <= evictable_q - 32'(r_len);
+                protected_q <= protected_q + 32'(r_len);
+                delta_q     <= delta_q - 32'(r_len);
               end
             end else begin
-              n_lock[walk_q] <= n_lock[walk_q] - 1'b1;
-              if (n_lock[walk_q] == LockW'(1)) begin
-                evictable_q <= evictable_q + 32'(n_len[walk_q]);
-                protected_q <= protected_q - 32'(n_len[walk_q]);
-                delta_q     <= delta_q + 32'(n_len[walk_q]);
+              nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
+                                    r_lock - 1'b1, r_stamp, r_nchild, r_hloc);
+              if (r_lock == LockW'(1)) begin
+                evictable_q <= evictable_q + 32'(r_len);
+                protected_q <= protected_q - 32'(r_len);
+                delta_q     <= delta_q + 32'(r_len);
               end
             end
-            walk_q <= n_parent[walk_q];
+            walk_q   <= r_parent;
+            nd_re    <= 1'b1;
+            nd_raddr <= r_parent;
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_L_CHECK;
+            state_q  <= S_WAIT;
           end
         end
 
-        // ------------------------------------------------ response trailer
-        S_FLUSH: if (!half_q || fifo_ready) begin
-          half_q <= 1'b0;
-          if (op_q == radix_pkg::OP_EVICT) trail_a_q <= got_q;
-          state_q <= S_TRAIL0;
-        end
-        S_TRAIL0: if (fifo_ready) begin
-          if (op_q == radix_pkg::OP_INSERT && status_q == radix_pkg::ST_OK) begin
-            trail_b_q <= handle_of(result_q, n_gen[result_q]);
+        // -------------------------------------------------- response
+        S_OUT: begin
+          if (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT) begin
+            trail_b_q <= handle_of(result_q, r_gen);
           end
+          if (ob_rd_q == ob_rows && ob_inflight_q == '0) state_q <= S_TRAIL;
+        end
+        S_TRAIL: if (trail_push) begin
           if (status_q != radix_pkg::ST_OK) begin
             errors_q     <= errors_q + 1'b1;
             last_error_q <= status_q;
             error_o      <= 1'b1;
           end
-          state_q <= S_TRAIL1;
-        end
-        S_TRAIL1: if (fifo_ready) begin
           if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
             init_q  <= '0;
+            fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
             state_q <= S_INIT;
           end else begin
             state_q <= S_HDR;
           end
+        end
+
+        S_WAIT: begin
+          wait_q <= wait_q - 1'b1;
+          if (wait_q == 4'd1) state_q <= ret_q;
         end
 
         default: state_q <= S_HDR;
@@ -817,14 +1383,58 @@ module radix_core #(
     end
   end
 
+  // ---------------------------------------------------------------- response
+  // Output-buffer rows go to the response FIFO as they complete (EVICT) or once
+  // the command has committed (MATCH); a read is issued only when the FIFO is
+  // sure to have room for it, so the buffer never waits on the consumer.
+  logic         ob_data_v_q;
+  logic [31:0]  ob_prow_q;
+  logic [511:0] ob_masked;
+
+  assign ob_rows  = ob_final_q ? ob_rows_q : (st_wpos_q >> 4);
+  assign ob_issue = (ob_rd_q < ob_rows) && (state_q != S_HDR) &&
+                    (32'(rsp_level) + 32'(ob_inflight_q) + 32'd2 < 32'(RspDepth));
+  assign ob_re    = ob_issue;
+  assign ob_raddr = OutRowW'(ob_rd_q);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ob_data_v_q   <= 1'b0;
+      ob_inflight_q <= '0;
+    end else begin
+      ob_data_v_q   <= ob_issue;
+      ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
+      if (ob_issue) ob_prow_q <= ob_rd_q;
+    end
+  end
+
+  // Lanes past the end of the last row are zero.
+  always_comb begin
+    ob_masked = ob_rdata;
+    for (int t = 0; t < L; t++) begin
+      if (ob_final_q && ((ob_prow_q << 4) + 32'(t) >= ob_total_q)) ob_masked[32*t +: 32] = '0;
+    end
+  end
+
+  assign trail_push = (state_q == S_TRAIL) && rsp_ready && !ob_data_v_q;
+  always_comb begin
+    rsp_push = ob_data_v_q || trail_push;
+    rsp_last = !ob_data_v_q;
+    rsp_data = ob_masked;
+    if (!ob_data_v_q) begin
+      rsp_data        = '0;
+      rsp_data[127:0] = {trail_c_q, trail_b_q, trail_a_q, 16'h0, status_q, op_q};
+    end
+  end
+
   // ---------------------------------------------------------------- outputs
   assign busy_o           = (state_q != S_HDR);
-  assign init_done_o      = (state_q != S_INIT);
+  assign init_done_o      = (state_q != S_INIT) && (state_q != S_INIT_WAIT);
   assign last_error_o     = last_error_q;
   assign evictable_o      = evictable_q;
   assign protected_o      = protected_q;
-  assign free_nodes_o     = n_free_nodes_q;
-  assign free_slots_o     = n_free_slots_q;
+  assign free_nodes_o     = 32'(fn_count);
+  assign free_slots_o     = 32'(fl_count) << 4;
   assign lookups_o        = lookups_q;
   assign queried_o        = queried_q;
   assign hit_o            = hit_q;
@@ -837,10 +1447,32 @@ module radix_core #(
   assign busy_cycles_o    = busy_cycles_q;
   assign walk_cycles_o    = walk_cycles_q;
   assign walk_nodes_o     = walk_nodes_q;
+  assign index_used_o     = ix_used;
+  assign stash_free_o     = 32'(ix_stash_free);
+  assign free_lines_o     = 32'(fl_count);
+  assign evict_skips_o    = skips_q;
+
+`ifdef RADIX_ASSERT
+  // Invariants the design relies on; compiled into every simulation.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
+      if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
+      if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
+`ifndef __ICARUS__
+      if ($past(rsp_tvalid_o && !rsp_tready_i) && (!rsp_tvalid_o ||
+          rsp_tdata_o != $past(rsp_tdata_o) || rsp_tlast_o != $past(rsp_tlast_o)))
+        $fatal(1, "radix_core: response valid dropped or data changed while stalled");
+`endif
+      if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
+        $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
+    end
+  end
+`endif
 
   logic unused;
-  assign unused = ^{kvcnt_q, rsp_level, rsp_full, rsp_empty};
-
+  assign unused = ^{rsp_full, rsp_empty, ix_done, ix_hit, fl_valid, fn_valid, direct_q,
+                    c_nchild_q, c_stamp_q, ix_overflow, d_q, a_addr, lw_v_q, st_base_q};
 endmodule
 
 `default_nettype wire

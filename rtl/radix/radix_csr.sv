@@ -10,14 +10,17 @@
 `include "common_macros.svh"
 
 module radix_csr #(
-  // Byte-address width of the register window, >= 7 (25 words).
+  // Byte-address width of the register window, >= 8 (34 words).
   parameter int AddrW    = 8,
   // Capacities reported to software.
   parameter int NodeCap  = 256,
   parameter int TokenCap = 4096,
   parameter int MaxLen   = 1024,
   parameter int PageSize = 1,
-  parameter int NumNs    = 16
+  parameter int NumNs    = 16,
+  parameter int HashBuckets = 256,
+  parameter int HashWays    = 4,
+  parameter int StashDepth  = 4
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -62,6 +65,10 @@ module radix_csr #(
   input  wire logic [31:0]      busy_cycles_i,
   input  wire logic [31:0]      walk_cycles_i,
   input  wire logic [31:0]      walk_nodes_i,
+  input  wire logic [31:0]      index_used_i,
+  input  wire logic [31:0]      stash_free_i,
+  input  wire logic [31:0]      free_lines_i,
+  input  wire logic [31:0]      evict_skips_i,
 
   // Level interrupt: an error was seen and the interrupt is enabled.
   output logic                  irq_o
@@ -145,6 +152,13 @@ module radix_csr #(
       radix_pkg::CSR_NUM_NS:         rd_value = 32'(NumNs);
       radix_pkg::CSR_WALK_CYCLES:    rd_value = walk_cycles_i;
       radix_pkg::CSR_WALK_NODES:     rd_value = walk_nodes_i;
+      radix_pkg::CSR_HASH_BUCKETS:   rd_value = 32'(HashBuckets);
+      radix_pkg::CSR_HASH_WAYS:      rd_value = 32'(HashWays);
+      radix_pkg::CSR_STASH_DEPTH:    rd_value = 32'(StashDepth);
+      radix_pkg::CSR_INDEX_USED:     rd_value = index_used_i;
+      radix_pkg::CSR_STASH_FREE:     rd_value = stash_free_i;
+      radix_pkg::CSR_FREE_LINES:     rd_value = free_lines_i;
+      radix_pkg::CSR_EVICT_SKIPS:    rd_value = evict_skips_i;
       default: begin
         rd_value  = 32'h0;
         rd_mapped = 1'b0;

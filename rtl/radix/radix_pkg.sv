@@ -54,9 +54,25 @@ package radix_pkg;
   localparam int CSR_NUM_NS       = 24;
   localparam int CSR_WALK_CYCLES  = 25;  // latest MATCH/INSERT: cycles spent walking
   localparam int CSR_WALK_NODES   = 26;  // latest MATCH/INSERT: edges entered
-  localparam int CSR_WORDS        = 27;
+  localparam int CSR_HASH_BUCKETS = 27;  // child-index geometry
+  localparam int CSR_HASH_WAYS    = 28;
+  localparam int CSR_STASH_DEPTH  = 29;
+  localparam int CSR_INDEX_USED   = 30;  // live child-index entries
+  localparam int CSR_STASH_FREE   = 31;
+  localparam int CSR_FREE_LINES   = 32;  // free 16-token lines
+  localparam int CSR_EVICT_SKIPS  = 33;  // nodes the eviction walk passed over (locked / inner)
+  localparam int CSR_WORDS        = 34;
 
-  localparam logic [31:0] RADIX_ID = 32'h5244_0001;  // "RD", version 1
+  localparam logic [31:0] RADIX_ID = 32'h5244_0002;  // "RD", version 2
+
+  // Tokens (and KV indices) per line of the token store and per 512-bit beat.
+  localparam int LANES = 16;
+
+  // Child-index operations (radix_child_index op_i).
+  localparam logic [1:0] IX_LOOKUP   = 2'd0;
+  localparam logic [1:0] IX_INSERT   = 2'd1;
+  localparam logic [1:0] IX_SETCHILD = 2'd2;
+  localparam logic [1:0] IX_DELETE   = 2'd3;
 
 endpackage
 

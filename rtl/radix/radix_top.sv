@@ -8,13 +8,17 @@
 
 module radix_top #(
   // See radix_core for the legal range of each parameter.
-  parameter int NodeCap  = 256,
-  parameter int TokenCap = 4096,
-  parameter int MaxLen   = 1024,
-  parameter int PageSize = 1,
-  parameter int NumNs    = 16,
-  parameter int DataW    = 64,
-  parameter int AddrW    = 8
+  parameter int NodeCap     = 1024,
+  parameter int TokenCap    = 16384,
+  parameter int MaxLen      = 1024,
+  parameter int PageSize    = 1,
+  parameter int NumNs       = 16,
+  parameter int DataW       = 512,
+  parameter int HashBuckets = 256,
+  parameter int HashWays    = 4,
+  parameter int StashDepth  = 4,
+  parameter int RamLat      = 2,
+  parameter int AddrW       = 8
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -57,7 +61,7 @@ module radix_top #(
   logic [7:0]  last_error;
   logic [31:0] evictable, protected_sz, free_nodes, free_slots, lookups, queried, hit;
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
-  logic [31:0] walk_cycles, walk_nodes;
+  logic [31:0] walk_cycles, walk_nodes, index_used, stash_free, free_lines, evict_skips;
 
   radix_core #(
     .NodeCap  (NodeCap),
@@ -65,7 +69,11 @@ module radix_top #(
     .MaxLen   (MaxLen),
     .PageSize (PageSize),
     .NumNs    (NumNs),
-    .DataW    (DataW)
+    .DataW    (DataW),
+    .HashBuckets (HashBuckets),
+    .HashWays    (HashWays),
+    .StashDepth  (StashDepth),
+    .RamLat      (RamLat)
   ) u_core (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -96,7 +104,11 @@ module radix_top #(
     .errors_o         (errors),
     .busy_cycles_o    (busy_cycles),
     .walk_cycles_o    (walk_cycles),
-    .walk_nodes_o     (walk_nodes)
+    .walk_nodes_o     (walk_nodes),
+    .index_used_o     (index_used),
+    .stash_free_o     (stash_free),
+    .free_lines_o     (free_lines),
+    .evict_skips_o    (evict_skips)
   );
 
   radix_csr #(
@@ -105,7 +117,10 @@ module radix_top #(
     .TokenCap (TokenCap),
     .MaxLen   (MaxLen),
     .PageSize (PageSize),
-    .NumNs    (NumNs)
+    .NumNs    (NumNs),
+    .HashBuckets (HashBuckets),
+    .HashWays    (HashWays),
+    .StashDepth  (StashDepth)
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -146,6 +161,10 @@ module radix_top #(
     .busy_cycles_i    (busy_cycles),
     .walk_cycles_i    (walk_cycles),
     .walk_nodes_i     (walk_nodes),
+    .index_used_i     (index_used),
+    .stash_free_i     (stash_free),
+    .free_lines_i     (free_lines),
+    .evict_skips_i    (evict_skips),
     .irq_o            (irq)
   );
 

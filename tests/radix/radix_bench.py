@@ -38,10 +38,11 @@ class AnchorSeq(RadixBaseSeq):
             requests.append(toks)
             await self.make_room(toks, 0)
             await self.test.record("anchor", await self.do(op=OP_INSERT, tokens=toks,
-                                                         kvs=self.fresh_kvs(len(toks))))
+                                                         kvs=self.fresh_kvs(len(toks)),
+                                                         wait=True))
         for toks in requests:
-            await self.test.record("anchor", await self.do(op=OP_MATCH, tokens=toks))
-        await self.test.record("anchor", await self.do(op=OP_EVICT, arg=4096))
+            await self.test.record("anchor", await self.do(op=OP_MATCH, tokens=toks, wait=True))
+        await self.test.record("anchor", await self.do(op=OP_EVICT, arg=4096, wait=True))
 
 
 @pyuvm.test()
@@ -88,7 +89,7 @@ class _RecordingWorkloadSeq(WorkloadSeq):
                          requests=env_int("N_REQUESTS", 40))
         self.test, self.workload = test, workload
 
-    async def do(self, **kw: object) -> object:
-        cmd = await super().do(**kw)
+    async def do(self, wait: bool = True, **kw: object) -> object:
+        cmd = await super().do(wait=True, **kw)
         await self.test.record(self.workload, cmd)
         return cmd

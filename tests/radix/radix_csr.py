@@ -11,7 +11,7 @@ from uvm_env.radix.protocol import CSR
 from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.random_test import RadixRandomBase
 
-RADIX_ID = 0x5244_0001
+RADIX_ID = 0x5244_0002
 
 
 @pyuvm.test()
@@ -51,6 +51,7 @@ class RadixCsrTest(RadixRandomBase):
         cmd = RadixCmd(op=0x0F)
         seq = _One(cmd)
         await seq.start(self.env.seqr)
+        await cmd.done.wait()
 
     async def expect_irq(self, what: str, pending: int, line: int) -> None:
         await ClockCycles(self.clock, 2)

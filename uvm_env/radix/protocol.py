@@ -22,7 +22,8 @@ CSR = {name: i for i, name in enumerate((
     "ID", "CTRL", "STATUS", "IRQ_STATUS", "NODE_CAP", "TOKEN_CAP", "MAX_LEN", "PAGE_SIZE",
     "EVICTABLE", "PROTECTED", "TOTAL", "FREE_NODES", "FREE_SLOTS", "LOOKUPS", "QUERIED", "HIT",
     "INSERTS", "INSERTED", "SPLITS", "EVICTED_NODES", "EVICTED_TOKENS", "ERRORS",
-    "BUSY_CYCLES", "LAST_ERROR", "NUM_NS", "WALK_CYCLES", "WALK_NODES"))}
+    "BUSY_CYCLES", "LAST_ERROR", "NUM_NS", "WALK_CYCLES", "WALK_NODES", "HASH_BUCKETS",
+    "HASH_WAYS", "STASH_DEPTH", "INDEX_USED", "STASH_FREE", "FREE_LINES", "EVICT_SKIPS"))}
 
 M32 = 0xFFFF_FFFF
 
@@ -41,24 +42,50 @@ class RadixRsp:
                 "a": self.a, "b": self.b, "c": self.c, "kvs": self.kvs}
 
 
+TRAILER_BITS = 128  # {c, b, a, 16'h0, status, op}, split over beats when DataW < 128
+
+
+def handle(slot: int, gen: int) -> int:
+    """{4'h0, generation[7:0], slot[19:0]}."""
+    return (gen & 0xFF) << 20 | (slot & 0xF_FFFF)
+
+
 def header(op: int, ns: int = 0, kvcnt: int = 0, arg: int = 0) -> int:
     return (op & 0xFF) | (ns & 0xFF) << 8 | (kvcnt & 0xFFFF) << 16 | (arg & M32) << 32
 
 
-def pack_pairs(words: list[int]) -> list[int]:
-    """Two 32-bit words per 64-bit beat, the earlier one in the low half."""
-    padded = list(words) + [0] * (len(words) % 2)
-    return [(padded[i] & M32) | (padded[i + 1] & M32) << 32 for i in range(0, len(padded), 2)]
+def pack_words(words: list[int], data_w: int) -> list[int]:
+    """data_w/32 words per beat, the earliest in the lowest lane; the last beat zero-padded."""
+    lanes = data_w // 32
+    out = []
+    for i in range(0, len(words), lanes):
+        beat = 0
+        for j, w in enumerate(words[i:i + lanes]):
+            beat |= (w & M32) << (32 * j)
+        out.append(beat)
+    return out
 
 
-def decode_rsp(beats: list[int], kv_count: int) -> RadixRsp:
-    """Data beats (kv_count KV indices, two per beat) then two trailer beats."""
-    if len(beats) < 2:
+def trailer_beats(data_w: int) -> int:
+    return -(-TRAILER_BITS // data_w)
+
+
+def decode_rsp(beats: list[int], kv_count: int, data_w: int) -> RadixRsp:
+    """Data beats (kv_count KV indices, data_w/32 per beat) then the trailer beat(s)."""
+    nt = trailer_beats(data_w)
+    if len(beats) < nt:
         raise ValueError(f"response of {len(beats)} beats: no trailer")
-    t0, t1 = beats[-2], beats[-1]
-    kvs = [w for b in beats[:-2] for w in (b & M32, b >> 32)][:kv_count]
-    return RadixRsp(op=t0 & 0xFF, status=(t0 >> 8) & 0xFF, a=t0 >> 32,
-                    b=t1 & M32, c=t1 >> 32, kvs=kvs)
+    trailer = 0
+    for i, b in enumerate(beats[len(beats) - nt:]):
+        trailer |= b << (data_w * i)
+    lanes = data_w // 32
+    kvs = [(b >> (32 * j)) & M32 for b in beats[:len(beats) - nt] for j in range(lanes)]
+    return RadixRsp(op=trailer & 0xFF, status=(trailer >> 8) & 0xFF, a=(trailer >> 32) & M32,
+                    b=(trailer >> 64) & M32, c=(trailer >> 96) & M32, kvs=kvs[:kv_count])
+
+
+def data_beats(kv_count: int, data_w: int) -> int:
+    return -(-kv_count // (data_w // 32))
 
 
 def to_signed32(x: int) -> int:

@@ -29,6 +29,7 @@ class RadixBaseTest(BaseTest):
 
     async def body(self) -> None:
         await self.make_sequence().start(self.env.seqr)
+        await self.env.drain()
         await self.check_csrs()
 
     async def check_csrs(self) -> None:
@@ -42,7 +43,9 @@ class RadixBaseTest(BaseTest):
             "QUERIED": st.queried_tokens, "HIT": st.hit_tokens, "INSERTS": st.inserts,
             "INSERTED": st.inserted_tokens, "SPLITS": st.splits,
             "EVICTED_NODES": st.evicted_nodes, "EVICTED_TOKENS": st.evicted_tokens,
-            "ERRORS": pred.errors,
+            "ERRORS": pred.errors, "FREE_LINES": pred.hw.free_lines,
+            "INDEX_USED": pred.hw.index_used(),
+            "STASH_FREE": pred.p.stash_depth - pred.hw.stash_used,
         }
         actual = {name: await self.env.read_csr(name) for name in expected}
         self.env.scoreboard.compare("CSR sizes and counters", expected, actual)

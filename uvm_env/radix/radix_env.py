@@ -33,7 +33,9 @@ class RadixEnv(uvm_env):
         self.params = RadixParams(
             node_cap=int(dut.NodeCap.value), token_cap=int(dut.TokenCap.value),
             max_len=int(dut.MaxLen.value), page_size=int(dut.PageSize.value),
-            num_ns=int(dut.NumNs.value))
+            num_ns=int(dut.NumNs.value), data_w=int(dut.DataW.value),
+            hash_buckets=int(dut.HashBuckets.value), hash_ways=int(dut.HashWays.value),
+            stash_depth=int(dut.StashDepth.value))
         cmd_bus = AxiStreamBus.from_prefix(dut, "s_axis_cmd")
         rsp_bus = AxiStreamBus.from_prefix(dut, "m_axis_rsp")
         source = AxiStreamSource(cmd_bus, self.clock, self.reset, reset_active_level=False,
@@ -54,12 +56,18 @@ class RadixEnv(uvm_env):
         self.seqr = uvm_sequencer("seqr", self)
         self.driver = RadixDriver("driver", self)
         self.driver.source, self.driver.sink = source, sink
+        self.driver.data_w = self.params.data_w
         self.scoreboard = RadixScoreboard("scoreboard", self)
         self.scoreboard.params = self.params
 
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
         self.driver.ap.connect(self.scoreboard.analysis_export)
+
+    async def drain(self) -> None:
+        """Wait until every command sent has its response checked in."""
+        while self.driver.in_flight:
+            await self.driver.in_flight[-1].done.wait()
 
     async def read_csr(self, name: str) -> int:
         return await self.csr.read_dword(4 * CSR[name])

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from cocotb.triggers import Event
 from pyuvm import uvm_sequence_item
 
 from uvm_env.radix.protocol import (
@@ -11,7 +12,7 @@ from uvm_env.radix.protocol import (
     OP_NAMES,
     RadixRsp,
     header,
-    pack_pairs,
+    pack_words,
 )
 
 
@@ -32,6 +33,8 @@ class RadixCmd(uvm_sequence_item):
         self.kvcnt = len(self.kvs) if kvcnt is None else kvcnt
         self.beats_delta = beats_delta
         self.rsp: RadixRsp | None = None
+        self.data_w = 512           # set by the driver from the DUT
+        self.done = Event()         # set when the response has been checked in
         self.t_sent = 0.0      # sim time (ns) the frame was queued, and its response ended
         self.t_done = 0.0
 
@@ -39,9 +42,9 @@ class RadixCmd(uvm_sequence_item):
         kvcnt = self.kvcnt if self.op == OP_INSERT else 0
         out = [header(self.op, self.ns, kvcnt, self.arg)]
         if self.op in (OP_MATCH, OP_INSERT):
-            out += pack_pairs(self.tokens)
+            out += pack_words(self.tokens, self.data_w)
             if self.op == OP_INSERT:
-                out += pack_pairs(self.kvs)
+                out += pack_words(self.kvs, self.data_w)
         if self.beats_delta < 0:
             out = out[:max(1, len(out) + self.beats_delta)]
         out += [0] * max(0, self.beats_delta)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.radix_cache import Node, RadixCache
+from models.radix_hw import HwGeometry, RadixHw
 from uvm_env.radix.protocol import (
     M32,
     OP_EVICT,
@@ -40,11 +41,19 @@ LOCK_MAX = 0xFFFF
 
 @dataclass(frozen=True)
 class RadixParams:
-    node_cap: int = 256
-    token_cap: int = 4096
+    node_cap: int = 1024
+    token_cap: int = 16384
     max_len: int = 1024
     page_size: int = 1
     num_ns: int = 16
+    data_w: int = 512
+    hash_buckets: int = 256
+    hash_ways: int = 4
+    stash_depth: int = 4
+
+    def geometry(self) -> HwGeometry:
+        return HwGeometry(self.node_cap, self.token_cap, self.page_size, self.hash_buckets,
+                          self.hash_ways, self.stash_depth)
 
 
 @dataclass
@@ -60,6 +69,7 @@ class RadixPredictor:
     def __init__(self, params: RadixParams) -> None:
         self.p = params
         self.model = RadixCache(params.page_size)
+        self.hw = RadixHw(params.geometry())
         self.errors = 0
         self.by_handle: dict[int, Node] = {}
         self.handle_of: dict[int, int] = {}     # model node id -> DUT handle
@@ -70,7 +80,8 @@ class RadixPredictor:
         return self.p.node_cap - 1 - self.model.num_nodes()
 
     def free_slots(self) -> int:
-        return self.p.token_cap - self.model.total_size()
+        """Token slots in free lines (a line is never shared between two leaves)."""
+        return 16 * self.hw.free_lines
 
     # ---- the prediction
     def predict(self, cmd: RadixCmd) -> Prediction:
@@ -84,15 +95,18 @@ class RadixPredictor:
             split_at = m.split_point(cmd.tokens, cmd.ns) or None
         if cmd.op == OP_MATCH:
             r = m.match_prefix(cmd.tokens, cmd.ns)
+            self.hw.commit(m, cmd.ns)
             return Prediction(RadixRsp(cmd.op, ST_OK, r.length, 0, 0,
                                        [int(x) for x in r.kv_indices]), r.node,
                               split_at=split_at)
         if cmd.op == OP_INSERT:
             prefix = m.insert(cmd.tokens, cmd.kvs, cmd.ns)
+            self.hw.commit(m, cmd.ns)
             return Prediction(RadixRsp(cmd.op, ST_OK, prefix, 0, 0), m.locate(cmd.tokens, cmd.ns),
                               split_at=split_at)
         if cmd.op == OP_EVICT:
             freed = [int(x) for x in m.evict(cmd.arg)]
+            self.hw.evicted(m.last_evicted)
             for nid in m.last_evicted:
                 handle = self.handle_of.pop(nid, None)
                 if handle is not None:
@@ -110,6 +124,7 @@ class RadixPredictor:
                                        m.total_size()))
         # OP_RESET
         m.reset()
+        self.hw.reset()
         self.dead_handles |= set(self.by_handle)
         self.by_handle.clear()
         self.handle_of.clear()
@@ -142,15 +157,13 @@ class RadixPredictor:
                 return ST_NAMESPACE
             if op == OP_INSERT and cmd.kvcnt != cmd.arg:
                 return ST_KVCOUNT
-            want = 1 + (cmd.arg + 1) // 2 * (2 if op == OP_INSERT else 1)
+            lanes = self.p.data_w // 32
+            want = 1 + -(-cmd.arg // lanes) * (2 if op == OP_INSERT else 1)
             if n_beats != want:
                 return ST_FRAMING
-            if op == OP_MATCH:
-                return ST_CAPACITY if self.model.match_cost(cmd.tokens, cmd.ns) > \
-                    self.free_nodes() else ST_OK
-            nodes, slots = self.model.insert_cost(cmd.tokens, cmd.ns)
-            full = nodes > self.free_nodes() or slots > self.free_slots()
-            return ST_CAPACITY if full else ST_OK
+            plan = self.model.walk_plan(cmd.tokens, cmd.ns)
+            ok = self.hw.fits(self.model, plan, cmd.ns, op == OP_INSERT)
+            return ST_OK if ok else ST_CAPACITY
         if op in (OP_EVICT, OP_LOCK, OP_UNLOCK, OP_SIZES, OP_RESET):
             if n_beats != 1:
                 return ST_FRAMING

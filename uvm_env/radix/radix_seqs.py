@@ -29,10 +29,13 @@ class RadixBaseSeq(uvm_sequence):
         self.pred, self.rng = pred, rng
         self.next_kv = rng.randrange(1 << 20)
 
-    async def do(self, **kw: object) -> RadixCmd:
+    async def do(self, wait: bool = False, **kw: object) -> RadixCmd:
+        """Send one command; with wait, return only once its response is checked in."""
         cmd = RadixCmd(**kw)
         await self.start_item(cmd)
         await self.finish_item(cmd)
+        if wait:
+            await cmd.done.wait()
         return cmd
 
     def fresh_kvs(self, n: int) -> list[int]:
@@ -46,6 +49,9 @@ class RadixBaseSeq(uvm_sequence):
         short = max(slots - self.pred.free_slots(), 0)
         if nodes > self.pred.free_nodes():
             short = max(short, 1)
+        plan = self.pred.model.walk_plan(tokens, ns)
+        if not short and not self.pred.hw.fits(self.pred.model, plan, ns, True):
+            short = 1   # the child index is full where this key hashes
         if short:
             await self.do(op=OP_EVICT, arg=short)
 
@@ -66,7 +72,7 @@ class WorkloadSeq(RadixBaseSeq):
             tokens = [int(t) for t in req.tokens[:max_len]]
             ns = req.namespace % num_ns
             prompt = tokens[:max(1, min(len(req.prompt), max_len) - 1)]
-            hit = await self.do(op=OP_MATCH, ns=ns, tokens=prompt)
+            hit = await self.do(op=OP_MATCH, ns=ns, tokens=prompt, wait=True)
             handle = hit.rsp.b if hit.rsp.status == ST_OK else None
             if handle is not None:
                 await self.do(op=OP_LOCK, arg=handle)
@@ -121,7 +127,7 @@ class RandomOpsSeq(RadixBaseSeq):
                 await self.do(op=OP_INSERT, ns=ns, tokens=tokens, kvs=self.fresh_kvs(len(tokens)))
             elif kind == "lock" and self.pred.live_handles():
                 handle = rng.choice(self.pred.live_handles())
-                if (await self.do(op=OP_LOCK, arg=handle)).rsp.status == ST_OK:
+                if (await self.do(op=OP_LOCK, arg=handle, wait=True)).rsp.status == ST_OK:
                     self.locked.append(handle)
             elif kind == "unlock" and self.locked:
                 handle = self.locked.pop(rng.randrange(len(self.locked)))

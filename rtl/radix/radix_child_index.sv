@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: Apache-2.0
+// Child index of the radix tree: (namespace, parent node, first page of the edge) -> child.
+//
+// A set-associative hash table in one RAM (HashBuckets words of HashWays
+// entries) plus a small fully associative stash in flops. Every entry keeps the
+// whole key, so a hash collision is resolved by comparing namespace, parent
+// and the complete first page: the lookup cost is the same whether the parent
+// has one child or ten thousand.
+//
+// Placement: an insert takes the lowest free way of its bucket, else the lowest
+// free stash entry. Entries never move, so a node can remember where its entry
+// lives (loc) and a split or an eviction updates it without a lookup. The
+// caller checks room first (free_ways_o of the probed bucket, stash_free_o);
+// models/radix_hw.py mirrors the hash and the placement so that a full index
+// is predicted exactly.
+//
+// One operation at a time: op_valid_i starts it (only while idle_o), done_o
+// pulses when it has finished, RamLat + 3 cycles later.
+`default_nettype none
+
+`include "common_macros.svh"
+
+module radix_child_index #(
+  parameter int HashBuckets = 256,   // buckets, power of two >= 2
+  parameter int HashWays    = 4,     // entries per bucket, 1..8
+  parameter int StashDepth  = 4,     // stash entries, 1..16
+  parameter int PageSize    = 1,     // tokens in the key's page, 1..16
+  parameter int NodeW       = 10,    // node-slot width
+  parameter int RamLat      = 2,     // bucket RAM read latency, >= 1
+  parameter     RamStyle    = "ultra",
+  // Derived; do not override.
+  parameter int BucketW     = $clog2(HashBuckets),
+  parameter int WayW        = (HashWays > 1) ? $clog2(HashWays) : 1,
+  parameter int StashW      = (StashDepth > 1) ? $clog2(StashDepth) : 1,
+  parameter int LocW        = 1 + ((BucketW + WayW > StashW) ? BucketW + WayW : StashW),
+  parameter int PageBits    = 32 * PageSize
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_ni,
+
+  input  wire logic                init_i,      // clear every entry (HashBuckets cycles)
+  output logic                     idle_o,
+
+  input  wire logic                op_valid_i,
+  input  wire logic [1:0]          op_i,        // radix_pkg::IX_*
+  input  wire logic [7:0]          ns_i,
+  input  wire logic [NodeW-1:0]    parent_i,
+  input  wire logic [PageBits-1:0] page_i,
+  input  wire logic [NodeW-1:0]    child_i,     // INSERT, SETCHILD
+  input  wire logic [LocW-1:0]     loc_i,       // SETCHILD, DELETE
+
+  output logic                     done_o,
+  output logic                     hit_o,       // LOOKUP: key present
+  output logic      [NodeW-1:0]    child_o,     // LOOKUP: its child
+  output logic      [LocW-1:0]     loc_o,       // LOOKUP: where it is; INSERT: where it went
+  output logic      [BucketW-1:0]  bucket_o,    // LOOKUP: the key's bucket
+  output logic      [WayW:0]       free_ways_o, // LOOKUP: free ways in that bucket
+  output logic      [StashW:0]     stash_free_o,
+  output logic      [31:0]         used_o,      // live entries
+  output logic                     overflow_o   // an INSERT found no room (caller bug)
+);
+
+  `COMMON_PARAM_CHECK(g_bad_buckets, HashBuckets >= 2 && (HashBuckets & (HashBuckets - 1)) == 0,
+                      "radix_child_index: HashBuckets must be a power of two >= 2")
+  `COMMON_PARAM_CHECK(g_bad_ways, HashWays >= 1 && HashWays <= 8, "radix_child_index: HashWays")
+  `COMMON_PARAM_CHECK(g_bad_stash, StashDepth >= 1 && StashDepth <= 16,
+                      "radix_child_index: StashDepth")
+
+  // Entry layout: {valid, ns, parent, page, child}.
+  localparam int EntryW = 1 + 8 + NodeW + PageBits + NodeW;
+  localparam int KeyW   = 8 + NodeW + PageBits;
+  localparam int RowW   = HashWays * EntryW;
+
+  typedef enum logic [2:0] {X_IDLE, X_INIT, X_READ, X_WAIT, X_CMP, X_WRITE} xstate_e;
+  xstate_e state_q;
+
+  logic [1:0]            op_q;
+  logic [KeyW-1:0]       key_q;
+  logic [NodeW-1:0]      child_q;
+  logic [LocW-1:0]       loc_q;
+  logic [BucketW-1:0]    bucket_q, init_q;
+  logic [7:0]            wait_q;
+  logic [31:0]           used_q;
+
+  logic [StashDepth-1:0] st_valid_q;
+  logic [KeyW-1:0]       st_key_q   [StashDepth];
+  logic [NodeW-1:0]      st_child_q [StashDepth];
+
+  // ---------------------------------------------------------------- hash
+  // XOR of rotated key words, an xorshift mix, then folded to BucketW bits.
+  // No multiplier: the whole function is a few levels of XOR.
+  logic [31:0] h_acc, h_mix;
+  logic [BucketW-1:0] h_bucket;
+  always_comb begin
+    logic [31:0] p32, t;
+    p32   = 32'(parent_i);
+    h_acc = 32'(ns_i) ^ ((p32 << 8) | (p32 >> 24));
+    for (int i = 0; i < PageSize; i++) begin
+      t = page_i[32*i +: 32];
+      h_acc = h_acc ^ ((t << ((5 * i + 16) % 32)) | (t >> (32 - (5 * i + 16) % 32)));
+    end
+    h_mix = h_acc ^ (h_acc >> 16);
+    h_mix = h_mix ^ (h_mix << 7);
+    h_mix = h_mix ^ (h_mix >> 11);
+    h_bucket = '0;
+    for (int s = 0; s < 32; s += BucketW) h_bucket = h_bucket ^ BucketW'(h_mix >> s);
+  end
+
+  // ---------------------------------------------------------------- bucket RAM
+  logic            ram_we, ram_re;
+  logic [BucketW-1:0] ram_waddr;
+  logic [RowW-1:0] ram_wdata, ram_rdata, row_q;
+
+  common_ram_sdp #(
+    .Width       (RowW),
+    .Depth       (HashBuckets),
+    .RamStyle    (RamStyle),
+    .ReadLatency (RamLat)
+  ) u_buckets (
+    .clk_i   (clk_i),
+    .we_i    (ram_we),
+    .waddr_i (ram_waddr),
+    .wdata_i (ram_wdata),
+    .re_i    (ram_re),
+    .raddr_i (bucket_q),
+    .rdata_o (ram_rdata)
+  );
+
+  // ---------------------------------------------------------------- compare (from row_q)
+  logic [HashWays-1:0]   way_hit, way_free;
+  logic [StashDepth-1:0] st_hit;
+  always_comb begin
+    for (int w = 0; w < HashWays; w++) begin
+      way_free[w] = !row_q[w*EntryW + EntryW - 1];
+      way_hit[w]  = row_q[w*EntryW + EntryW - 1] &&
+                    (row_q[w*EntryW + NodeW +: KeyW] == key_q);
+    end
+    for (int s = 0; s < StashDepth; s++) begin
+      st_hit[s] = st_valid_q[s] && (st_key_q[s] == key_q);
+    end
+  end
+
+  // Lowest set bit of each vector, and counts.
+  logic               any_way_hit, any_way_free, any_st_hit, any_st_free;
+  logic [WayW-1:0]    hit_way, free_way;
+  logic [StashW-1:0]  hit_st, free_st;
+  logic [WayW:0]      n_free_ways;
+  logic [StashW:0]    n_st_free;
+  always_comb begin
+    any_way_hit = 1'b0; any_way_free = 1'b0; any_st_hit = 1'b0; any_st_free = 1'b0;
+    hit_way = '0; free_way = '0; hit_st = '0; free_st = '0;
+    n_free_ways = '0; n_st_free = '0;
+    for (int w = HashWays - 1; w >= 0; w--) begin
+      if (way_hit[w])  begin any_way_hit  = 1'b1; hit_way  = WayW'(w); end
+      if (way_free[w]) begin any_way_free = 1'b1; free_way = WayW'(w); end
+      n_free_ways = n_free_ways + (WayW + 1)'(way_free[w]);
+    end
+    for (int s = StashDepth - 1; s >= 0; s--) begin
+      if (st_hit[s])      begin any_st_hit  = 1'b1; hit_st  = StashW'(s); end
+      if (!st_valid_q[s]) begin any_st_free = 1'b1; free_st = StashW'(s); end
+      n_st_free = n_st_free + (StashW + 1)'(!st_valid_q[s]);
+    end
+  end
+
+  function automatic logic [LocW-1:0] loc_bucket(input logic [BucketW-1:0] b,
+                                                 input logic [WayW-1:0] w);
+    loc_bucket = LocW'({b, w});
+  endfunction
+  function automatic logic [LocW-1:0] loc_stash(input logic [StashW-1:0] s);
+    loc_stash = LocW'(s) | (LocW'(1) << (LocW - 1));
+  endfunction
+
+  logic            loc_in_stash;
+  logic [WayW-1:0] loc_way;
+  logic [StashW-1:0] loc_st;
+  assign loc_in_stash = loc_q[LocW-1];
+  assign loc_way      = loc_q[WayW-1:0];
+  assign loc_st       = loc_q[StashW-1:0];
+
+  // ---------------------------------------------------------------- control
+  always_comb begin
+    ram_we    = 1'b0;
+    ram_waddr = bucket_q;
+    ram_wdata = row_q;
+    ram_re    = (state_q == X_READ);
+    if (state_q == X_INIT) begin
+      ram_we    = 1'b1;
+      ram_waddr = init_q;
+      ram_wdata = '0;
+    end else if (state_q == X_WRITE) begin
+      unique case (op_q)
+        radix_pkg::IX_INSERT: if (any_way_free) begin
+          ram_we = 1'b1;
+          ram_wdata[free_way*EntryW +: EntryW] = {1'b1, key_q, child_q};
+        end
+        radix_pkg::IX_SETCHILD: if (!loc_in_stash) begin
+          ram_we = 1'b1;
+          ram_wdata[loc_way*EntryW +: NodeW] = child_q;
+        end
+        radix_pkg::IX_DELETE: if (!loc_in_stash) begin
+          ram_we = 1'b1;
+          ram_wdata[loc_way*EntryW + EntryW - 1] = 1'b0;
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q    <= X_IDLE;
+      st_valid_q <= '0;
+      used_q     <= '0;
+      done_o     <= 1'b0;
+      overflow_o <= 1'b0;
+    end else begin
+      done_o     <= 1'b0;
+      overflow_o <= 1'b0;
+      unique case (state_q)
+        X_IDLE: begin
+          if (init_i) begin
+            state_q    <= X_INIT;
+            init_q     <= '0;
+            st_valid_q <= '0;
+            used_q     <= '0;
+          end else if (op_valid_i) begin
+            op_q    <= op_i;
+            key_q   <= {ns_i, parent_i, page_i};
+            child_q <= child_i;
+            loc_q   <= loc_i;
+            // SETCHILD and DELETE address the bucket the entry lives in.
+            bucket_q <= (op_i == radix_pkg::IX_SETCHILD || op_i == radix_pkg::IX_DELETE)
+                        ? loc_i[WayW +: BucketW] : h_bucket;
+            state_q <= X_READ;
+          end
+        end
+        X_INIT: begin
+          init_q <= init_q + 1'b1;
+          if (init_q == BucketW'(HashBuckets - 1)) state_q <= X_IDLE;
+        end
+        X_READ: begin
+          wait_q  <= 8'(RamLat);
+          state_q <= X_WAIT;
+        end
+        X_WAIT: begin
+          wait_q <= wait_q - 1'b1;
+          if (wait_q == 8'd1) begin
+            row_q   <= ram_rdata;
+            state_q <= X_CMP;
+          end
+        end
+        X_CMP: begin
+          // Results of a LOOKUP; the compare vectors settle from row_q this cycle.
+          hit_o        <= any_way_hit || any_st_hit;
+          child_o      <= any_way_hit ? row_q[hit_way*EntryW +: NodeW] : st_child_q[hit_st];
+          loc_o        <= any_way_hit ? loc_bucket(bucket_q, hit_way) : loc_stash(hit_st);
+          bucket_o     <= bucket_q;
+          free_ways_o  <= n_free_ways;
+          state_q      <= X_WRITE;
+        end
+        X_WRITE: begin
+          unique case (op_q)
+            radix_pkg::IX_INSERT: begin
+              used_q <= used_q + 1'b1;
+              if (any_way_free) begin
+                loc_o <= loc_bucket(bucket_q, free_way);
+              end else if (any_st_free) begin
+                loc_o                <= loc_stash(free_st);
+                st_valid_q[free_st]  <= 1'b1;
+                st_key_q[free_st]    <= key_q;
+                st_child_q[free_st]  <= child_q;
+              end else begin
+                overflow_o <= 1'b1;
+              end
+            end
+            radix_pkg::IX_SETCHILD: if (loc_in_stash) st_child_q[loc_st] <= child_q;
+            radix_pkg::IX_DELETE: begin
+              used_q <= used_q - 1'b1;
+              if (loc_in_stash) st_valid_q[loc_st] <= 1'b0;
+            end
+            default: ;
+          endcase
+          done_o  <= 1'b1;
+          state_q <= X_IDLE;
+        end
+        default: state_q <= X_IDLE;
+      endcase
+    end
+  end
+
+  assign idle_o       = (state_q == X_IDLE) && !init_i;
+  assign stash_free_o = n_st_free;
+  assign used_o       = used_q;
+
+`ifdef RADIX_ASSERT
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && overflow_o) $fatal(1, "radix_child_index: INSERT without room");
+    if (rst_ni && state_q == X_WRITE && op_q == radix_pkg::IX_INSERT && (any_way_hit || any_st_hit))
+      $fatal(1, "radix_child_index: INSERT of a key that is present");
+  end
+`endif
+
+endmodule
+
+`default_nettype wire
