@@ -15,7 +15,11 @@ from scripts import registry
 from scripts.sim import BUILD_ROOT, run_one
 
 CLOCK_MHZ = 300
-SGLANG_US = {"match_576": 23.0, "insert": 74.0, "evict_32000_tokens": 25_000.0}  # BRIEF §2
+# SGLang 0.5.23 RadixCache on a 2-core CPU (docs/radix-protocol.md, "Performance").
+SGLANG_US = {"match_576": 23.0, "insert": 74.0, "evict_32000_tokens": 25_000.0}
+# The v1 core (one token per cycle, table scans), as measured by this bench before v2
+# replaced it; kept for the record, not re-run.
+V1_CYCLES = {"match_576": 1470, "insert_anchor": 1176, "evict_per_token": 2.35}
 
 
 def run(seed: int = 1, ci: bool = False) -> dict:
@@ -54,7 +58,12 @@ def summarise(records: list[dict], params: dict) -> dict:
     ev = [r for r in records if r["op"] == "EVICT" and r["result"] > 0]
     if ev:
         per_tok = sum(r["cycles"] for r in ev) / sum(r["result"] for r in ev)
+        nodes = sum(r.get("nodes", 0) for r in ev)
+        toks = sum(r["result"] for r in ev)
+        cyc = sum(r["cycles"] for r in ev)
         out["evict"] = {"n": len(ev), "cycles_per_token": round(per_tok, 2),
+                        "nodes": nodes, "tokens": toks,
+                        "cycles_per_node_net": round((cyc - toks / 16) / nodes, 2) if nodes else None,
                         "us_for_32000_tokens": us(per_tok * 32_000),
                         "sglang_us_for_32000_tokens": SGLANG_US["evict_32000_tokens"]}
     # MATCH cycles against matched length, on every workload.
@@ -79,21 +88,25 @@ def summarise(records: list[dict], params: dict) -> dict:
 
 
 def table(s: dict) -> str:
-    rows = ["| measurement | cycles | µs @300 MHz (assumes timing closure) "
-            "| SGLang 0.5.23 (BRIEF §2) |", "|---|---|---|---|"]
+    rows = ["| measurement | v2 cycles | µs @300 MHz (assumes timing closure) "
+            "| SGLang 0.5.23 RadixCache (CPU) | v1 cycles (recorded) |", "|---|---|---|---|---|"]
     if "match_576" in s:
         m = s["match_576"]
         rows.append(f"| MATCH, 576 tokens matched | {m['cycles']} | {m['us']} | "
-                    f"{m['sglang_us']} µs ({m['speedup']}x) |")
+                    f"{m['sglang_us']} µs ({m['speedup']}x) | {V1_CYCLES['match_576']} |")
     if "insert_anchor" in s:
         i = s["insert_anchor"]
         rows.append(f"| INSERT, 576 tokens (mean over new and shared prompts) | "
-                    f"{i['cycles']} | {i['us']} | {i['sglang_us']} µs ({i['speedup']}x) |")
+                    f"{i['cycles']} | {i['us']} | {i['sglang_us']} µs ({i['speedup']}x) | "
+                    f"{V1_CYCLES['insert_anchor']} |")
     if "evict" in s:
         e = s["evict"]
         rows.append(f"| EVICT, per freed token | {e['cycles_per_token']} | "
                     f"{e['us_for_32000_tokens']} for 32,000 tokens | "
-                    f"{e['sglang_us_for_32000_tokens']} µs for 32,000 tokens |")
+                    f"{e['sglang_us_for_32000_tokens']} µs for 32,000 tokens | "
+                    f"{V1_CYCLES['evict_per_token']} |")
+        rows.append(f"| EVICT, per evicted node net of 1 cycle per 16 tokens "
+                    f"({e['nodes']} nodes) | {e['cycles_per_node_net']} | | | NodeCap per node |")
     if "match_576" in s:
         m = s["match_576"]
         rows.append(f"\nWalk of a 576-token match: {m['walk_cycles']} cycles over "

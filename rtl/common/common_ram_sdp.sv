@@ -82,12 +82,16 @@ module common_ram_sdp #(
   if (ReadLatency == 1) begin : g_lat1
     assign rdata_o = rd_q;
   end else begin : g_latn
-    logic [Width-1:0] pipe_q [ReadLatency-1];
-    always_ff @(posedge clk_i) begin
-      pipe_q[0] <= rd_q;
-      for (int i = 1; i < ReadLatency - 1; i++) pipe_q[i] <= pipe_q[i-1];
+    // A flat vector, not an unpacked array: Icarus 11 does not propagate a
+    // continuous assignment from an unpacked array word.
+    localparam int PipeW = (ReadLatency - 1) * Width;
+    logic [PipeW-1:0] pipe_q;
+    if (ReadLatency == 2) begin : g_two
+      always_ff @(posedge clk_i) pipe_q <= rd_q;
+    end else begin : g_more
+      always_ff @(posedge clk_i) pipe_q <= {pipe_q[PipeW-Width-1:0], rd_q};
     end
-    assign rdata_o = pipe_q[ReadLatency-2];
+    assign rdata_o = pipe_q[PipeW-1 -: Width];
   end
 
 endmodule

@@ -63,6 +63,7 @@ module radix_child_index #(
   `COMMON_PARAM_CHECK(g_bad_buckets, HashBuckets >= 2 && (HashBuckets & (HashBuckets - 1)) == 0,
                       "radix_child_index: HashBuckets must be a power of two >= 2")
   `COMMON_PARAM_CHECK(g_bad_ways, HashWays >= 1 && HashWays <= 8, "radix_child_index: HashWays")
+  `COMMON_PARAM_CHECK(g_bad_bw, BucketW >= 1, "radix_child_index: BucketW")
   `COMMON_PARAM_CHECK(g_bad_stash, StashDepth >= 1 && StashDepth <= 16,
                       "radix_child_index: StashDepth")
 
@@ -88,23 +89,27 @@ module radix_child_index #(
 
   // ---------------------------------------------------------------- hash
   // XOR of rotated key words, an xorshift mix, then folded to BucketW bits.
-  // No multiplier: the whole function is a few levels of XOR.
-  logic [31:0] h_acc, h_mix;
-  logic [BucketW-1:0] h_bucket;
-  always_comb begin
-    logic [31:0] p32, t;
-    p32   = 32'(parent_i);
-    h_acc = 32'(ns_i) ^ ((p32 << 8) | (p32 >> 24));
+  // No multiplier: the whole function is a few levels of XOR. (A function, as
+  // Icarus 11 loops on always_comb blocks that write a variable twice.)
+  function automatic logic [BucketW-1:0] bucket_of(input logic [7:0] ns,
+                                                   input logic [NodeW-1:0] parent,
+                                                   input logic [PageBits-1:0] page);
+    logic [31:0] p32, t, acc, mix;
+    p32 = 32'(parent);
+    acc = 32'(ns) ^ ((p32 << 8) | (p32 >> 24));
     for (int i = 0; i < PageSize; i++) begin
-      t = page_i[32*i +: 32];
-      h_acc = h_acc ^ ((t << ((5 * i + 16) % 32)) | (t >> (32 - (5 * i + 16) % 32)));
+      t   = page[32*i +: 32];
+      acc = acc ^ ((t << ((5 * i + 16) % 32)) | (t >> (32 - (5 * i + 16) % 32)));
     end
-    h_mix = h_acc ^ (h_acc >> 16);
-    h_mix = h_mix ^ (h_mix << 7);
-    h_mix = h_mix ^ (h_mix >> 11);
-    h_bucket = '0;
-    for (int s = 0; s < 32; s += BucketW) h_bucket = h_bucket ^ BucketW'(h_mix >> s);
-  end
+    mix = acc ^ (acc >> 16);
+    mix = mix ^ (mix << 7);
+    mix = mix ^ (mix >> 11);
+    bucket_of = '0;
+    for (int s = 0; s < 32; s += BucketW) bucket_of = bucket_of ^ BucketW'(mix >> s);
+  endfunction
+
+  logic [BucketW-1:0] h_bucket;
+  assign h_bucket = bucket_of(ns_i, parent_i, page_i);
 
   // ---------------------------------------------------------------- bucket RAM
   logic            ram_we, ram_re;
@@ -141,26 +146,32 @@ module radix_child_index #(
   end
 
   // Lowest set bit of each vector, and counts.
+  function automatic logic [4:0] lowest(input logic [15:0] v);
+    lowest = '0;
+    for (int i = 15; i >= 0; i--) if (v[i]) lowest = 5'(i);
+  endfunction
+  function automatic logic [4:0] count(input logic [15:0] v);
+    count = '0;
+    for (int i = 0; i < 16; i++) count = count + 5'(v[i]);
+  endfunction
+
   logic               any_way_hit, any_way_free, any_st_hit, any_st_free;
   logic [WayW-1:0]    hit_way, free_way;
   logic [StashW-1:0]  hit_st, free_st;
   logic [WayW:0]      n_free_ways;
   logic [StashW:0]    n_st_free;
-  always_comb begin
-    any_way_hit = 1'b0; any_way_free = 1'b0; any_st_hit = 1'b0; any_st_free = 1'b0;
-    hit_way = '0; free_way = '0; hit_st = '0; free_st = '0;
-    n_free_ways = '0; n_st_free = '0;
-    for (int w = HashWays - 1; w >= 0; w--) begin
-      if (way_hit[w])  begin any_way_hit  = 1'b1; hit_way  = WayW'(w); end
-      if (way_free[w]) begin any_way_free = 1'b1; free_way = WayW'(w); end
-      n_free_ways = n_free_ways + (WayW + 1)'(way_free[w]);
-    end
-    for (int s = StashDepth - 1; s >= 0; s--) begin
-      if (st_hit[s])      begin any_st_hit  = 1'b1; hit_st  = StashW'(s); end
-      if (!st_valid_q[s]) begin any_st_free = 1'b1; free_st = StashW'(s); end
-      n_st_free = n_st_free + (StashW + 1)'(!st_valid_q[s]);
-    end
-  end
+  logic [StashDepth-1:0] st_free;
+  assign st_free      = ~st_valid_q;
+  assign any_way_hit  = (way_hit != '0);
+  assign any_way_free = (way_free != '0);
+  assign any_st_hit   = (st_hit != '0);
+  assign any_st_free  = (st_free != '0);
+  assign hit_way      = WayW'(lowest(16'(way_hit)));
+  assign free_way     = WayW'(lowest(16'(way_free)));
+  assign hit_st       = StashW'(lowest(16'(st_hit)));
+  assign free_st      = StashW'(lowest(16'(st_free)));
+  assign n_free_ways  = (WayW + 1)'(count(16'(way_free)));
+  assign n_st_free    = (StashW + 1)'(count(16'(st_free)));
 
   function automatic logic [LocW-1:0] loc_bucket(input logic [BucketW-1:0] b,
                                                  input logic [WayW-1:0] w);
@@ -178,33 +189,32 @@ module radix_child_index #(
   assign loc_st       = loc_q[StashW-1:0];
 
   // ---------------------------------------------------------------- control
-  always_comb begin
-    ram_we    = 1'b0;
-    ram_waddr = bucket_q;
-    ram_wdata = row_q;
-    ram_re    = (state_q == X_READ);
-    if (state_q == X_INIT) begin
-      ram_we    = 1'b1;
-      ram_waddr = init_q;
-      ram_wdata = '0;
-    end else if (state_q == X_WRITE) begin
-      unique case (op_q)
-        radix_pkg::IX_INSERT: if (any_way_free) begin
-          ram_we = 1'b1;
-          ram_wdata[free_way*EntryW +: EntryW] = {1'b1, key_q, child_q};
-        end
-        radix_pkg::IX_SETCHILD: if (!loc_in_stash) begin
-          ram_we = 1'b1;
-          ram_wdata[loc_way*EntryW +: NodeW] = child_q;
-        end
-        radix_pkg::IX_DELETE: if (!loc_in_stash) begin
-          ram_we = 1'b1;
-          ram_wdata[loc_way*EntryW + EntryW - 1] = 1'b0;
-        end
-        default: ;
-      endcase
-    end
-  end
+  // The bucket row an INSERT, SETCHILD or DELETE writes back.
+  function automatic logic [RowW-1:0] row_update(input logic [RowW-1:0] row,
+                                                 input logic [1:0] op,
+                                                 input logic [WayW-1:0] way,
+                                                 input logic [EntryW-1:0] entry,
+                                                 input logic [NodeW-1:0] child);
+    row_update = row;
+    unique case (op)
+      radix_pkg::IX_INSERT:   row_update[way*EntryW +: EntryW] = entry;
+      radix_pkg::IX_SETCHILD: row_update[way*EntryW +: NodeW] = child;
+      radix_pkg::IX_DELETE:   row_update[way*EntryW + EntryW - 1] = 1'b0;
+      default: ;
+    endcase
+  endfunction
+
+  assign ram_re    = (state_q == X_READ);
+  assign ram_we    = (state_q == X_INIT) ||
+                     ((state_q == X_WRITE) &&
+                      ((op_q == radix_pkg::IX_INSERT && any_way_free) ||
+                       ((op_q == radix_pkg::IX_SETCHILD || op_q == radix_pkg::IX_DELETE) &&
+                        !loc_in_stash)));
+  assign ram_waddr = (state_q == X_INIT) ? init_q : bucket_q;
+  assign ram_wdata = (state_q == X_INIT) ? '0
+                   : row_update(row_q, op_q,
+                                (op_q == radix_pkg::IX_INSERT) ? free_way : loc_way,
+                                {1'b1, key_q, child_q}, child_q);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

@@ -150,16 +150,26 @@ module radix_core #(
     rot_up = both[32*(5'd16 - {1'b0, d}) +: 512];
   endfunction
 
+  // Icarus 11 re-runs an always_comb block forever when the block writes a
+  // variable twice in one pass, so every such computation is a function.
+  function automatic logic [3:0] lowest16(input logic [15:0] v);
+    lowest16 = '0;
+    for (int i = 15; i >= 0; i--) if (v[i]) lowest16 = 4'(i);
+  endfunction
+  function automatic logic [511:0] lanes_to_bits(input logic [15:0] m);
+    for (int i = 0; i < 16; i++) lanes_to_bits[32*i +: 32] = {32{m[i]}};
+  endfunction
+
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
     S_INIT, S_INIT_WAIT, S_HDR, S_LOAD, S_DRAIN,
-    S_W_START, S_W_PAGE, S_W_HASH, S_W_HWAIT, S_W_NODE, S_W_CMP, S_W_NEXT,
+    S_W_START, S_W_WAITPF, S_W_NODE, S_W_CMP, S_W_DRAIN,
     S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
     S_C_SPLIT, S_C_SPLIT_W, S_C_SPLIT_IX1, S_C_SPLIT_IX2,
     S_C_LEAF, S_C_LEAF_LINES, S_C_LEAF_IX, S_C_LEAF_W, S_C_LEAF_PAR,
     S_C_APPEND, S_C_RESULT,
-    S_E_FIND, S_E_FIND_N, S_E_NEXT, S_E_VICTIM, S_E_STREAM, S_E_FREE, S_E_UNLINK,
+    S_E_FIND, S_E_FIND_N, S_E_VICTIM, S_E_STREAM, S_E_UNLINK,
     S_L_START, S_L_CHECK, S_L_APPLY,
     S_OUT, S_TRAIL, S_WAIT
   } state_e;
@@ -202,7 +212,10 @@ module radix_core #(
   // Evict / lock
   logic [31:0]      got_q, freed_q, skips_q;
   logic [NodeW-1:0] walk_q, victim_q;
-  logic             direct_q;
+  logic [1:0]       ev_phase_q;
+  logic [3:0]       ev_cnt_q;
+  logic [NodeWordW-1:0] p_word_q;   // the victim's parent, read while the lines stream
+  logic             early_q;        // this MATCH streams its KV indices while it walks
   logic [StampW-1:0] ref_stamp_q;
   logic [31:0]      delta_q;
   logic             lock_pass2_q;
@@ -217,6 +230,22 @@ module radix_core #(
   logic [7:0]       last_error_q;
   logic             por_q;
   logic [NodeW:0]   init_q;
+
+  // ---------------------------------------------------------------- child prefetcher
+  // Reads the query page at pf_pos_q, looks up (ns, pf_par_q, page) in the
+  // child index and reads the child's node word, while the line streamer
+  // compares the current edge. It only reads, so a lookup made for an edge
+  // that does not match whole is simply dropped.
+  typedef enum logic [2:0] {PF_IDLE, PF_PAGE, PF_LOOKUP, PF_LWAIT, PF_NODE, PF_DONE} pf_state_e;
+  pf_state_e        pf_state_q;
+  logic             pf_go, pf_clear, pf_hit_q;
+  logic [3:0]       pf_cnt_q;
+  logic [LenW-1:0]  pf_pos_q;
+  logic [NodeW-1:0] pf_par_q, pf_child_q;
+  logic [PageBits-1:0] pf_page_q;
+  logic             pg_re;
+  logic [QRowW-1:0] pg_raddr;
+  logic [511:0]     pg_rdata;
 
   // ---------------------------------------------------------------- RAM ports
   // query buffer
@@ -241,7 +270,7 @@ module radix_core #(
   logic [2*LineW-1:0] li_wlink, li_rlink;
   // output lane buffer
   logic [L-1:0]       ob_we;
-  logic [OutRowW-1:0] ob_waddr [L];
+  logic [L*OutRowW-1:0] ob_waddr;   // lane t at [t*OutRowW +: OutRowW]
   logic [511:0]       ob_wdata, ob_rdata;
   logic               ob_re;
   logic [OutRowW-1:0] ob_raddr;
@@ -249,6 +278,10 @@ module radix_core #(
   common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
     u_qtok (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
             .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qtok_rdata));
+  // A second copy of the query tokens gives the prefetcher its own read port.
+  common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qpage (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
+             .re_i(pg_re), .raddr_i(pg_raddr), .rdata_o(pg_rdata));
   common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
     u_qkv (.clk_i(clk_i), .we_i(q_we && q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
            .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qkv_rdata));
@@ -276,7 +309,7 @@ module radix_core #(
 
   for (genvar t = 0; t < L; t++) begin : g_ob
     common_ram_sdp #(.Width(32), .Depth(OutRows), .RamStyle("block"), .ReadLatency(1))
-      u_lane (.clk_i(clk_i), .we_i(ob_we[t]), .waddr_i(ob_waddr[t]),
+      u_lane (.clk_i(clk_i), .we_i(ob_we[t]), .waddr_i(ob_waddr[t*OutRowW +: OutRowW]),
               .wdata_i(ob_wdata[32*t +: 32]), .re_i(ob_re), .raddr_i(ob_raddr),
               .rdata_o(ob_rdata[32*t +: 32]));
   end
@@ -361,6 +394,20 @@ module radix_core #(
   assign r_nchild = nd_rdata[O_NCHILD +: KidW];
   assign r_hloc   = nd_rdata[O_HLOC +: LocW];
 
+  logic              p_valid;
+  logic [GenW-1:0]   p_gen;
+  logic [7:0]        p_ns;
+  logic [NodeW-1:0]  p_parent;
+  logic [LineW-1:0]  p_head;
+  logic [3:0]        p_off;
+  logic [LenW-1:0]   p_len;
+  logic [LockW-1:0]  p_lock;
+  logic [StampW-1:0] p_stamp;
+  logic [KidW-1:0]   p_nchild;
+  logic [LocW-1:0]   p_hloc;
+  assign {p_hloc, p_nchild, p_stamp, p_lock, p_len, p_off, p_head, p_parent, p_ns, p_gen,
+          p_valid} = p_word_q;
+
   function automatic logic [NodeWordW-1:0] node_word(
       input logic v, input logic [GenW-1:0] gen, input logic [7:0] ns,
       input logic [NodeW-1:0] parent, input logic [LineW-1:0] head, input logic [3:0] off,
@@ -386,12 +433,12 @@ module radix_core #(
   logic [LenW-1:0]  st_m_q;
   logic [31:0]      st_base_q, st_a_q, st_wpos_q;
   logic [LenW:0]    st_nlines_q, st_issue_q, st_mis_q;
-  logic [LineW-1:0] st_known_q [4];
+  logic [4*LineW-1:0] st_known_q;   // line k's address at slot k mod 4
   logic [3:0]       st_known_v_q;
   logic [LineW-1:0] st_split_line_q;
   logic [RamLat-1:0] sp_v_q, qp_v_q;
-  logic [LenW:0]    sp_k_q    [RamLat];
-  logic [LineW-1:0] sp_addr_q [RamLat];
+  logic [RamLat*(LenW+1)-1:0] sp_k_q;      // stage i at [i*(LenW+1) +: LenW+1]
+  logic [RamLat*LineW-1:0]    sp_addr_q;
   logic [511:0]     qprev_q;
   logic             st_issue, st_flow_ok;
   logic [LineW-1:0] issue_addr;
@@ -399,12 +446,19 @@ module radix_core #(
   logic             ob_final_q, ob_issue;
   logic [OutRowW:0] ob_inflight_q;
 
-  assign issue_addr = st_known_q[st_issue_q[1:0]];
+  // A link that arrives this cycle is used at once (it left the RAM through the
+  // output register), so lines issue back to back: line k brings line k+2.
+  logic byp1, byp2, issue_known;
+  assign byp1 = a_v && st_active_q && (a_k == '0) && (st_issue_q == (LenW + 1)'(1));
+  assign byp2 = a_v && st_active_q && (st_issue_q == a_k + (LenW + 1)'(2));
+  assign issue_addr  = byp2 ? li_rlink[2*LineW-1:LineW] :
+                       (byp1 ? li_rlink[LineW-1:0] : st_known_q[LineW*st_issue_q[1:0] +: LineW]);
+  assign issue_known = byp1 || byp2 || st_known_v_q[st_issue_q[1:0]];
   // EVICT: the writer stays less than the output buffer ahead of the reader.
   assign st_flow_ok = !st_evict_q ||
       ((st_a_q + 32'(st_issue_q) + 32'd1 - ob_rd_q) < 32'(OutRows - 2));
   assign st_issue   = st_active_q && !st_pre_q && !st_stop_q && (st_issue_q < st_nlines_q) &&
-                      st_known_v_q[st_issue_q[1:0]] && st_flow_ok;
+                      issue_known && st_flow_ok;
   // CMP: the query row after the line's first query row goes with each line;
   // the first row itself is read in the cycle after the start (st_pre_q).
   assign st_q_re    = st_active_q && !st_evict_q && (st_pre_q || st_issue);
@@ -415,8 +469,8 @@ module radix_core #(
   logic [LenW:0]    a_k;
   logic [LineW-1:0] a_addr;
   assign a_v    = sp_v_q[RamLat-1];
-  assign a_k    = sp_k_q[RamLat-1];
-  assign a_addr = sp_addr_q[RamLat-1];
+  assign a_k    = sp_k_q[(RamLat-1)*(LenW+1) +: LenW+1];
+  assign a_addr = sp_addr_q[(RamLat-1)*LineW +: LineW];
 
   logic [511:0] a_qwin;
   logic [L-1:0] a_eq, a_vm;
@@ -441,23 +495,17 @@ module radix_core #(
   logic [L-1:0]  b_mis, b_copy;
   logic          b_any_mis, b_last;
   logic [3:0]    b_first;
-  logic [LenW:0] b_i;
-  always_comb begin
-    b_mis     = b_vm_q & ~b_eq_q;
-    b_any_mis = !st_evict_q && (b_mis != '0);
-    b_first   = '0;
-    for (int s = L - 1; s >= 0; s--) if (b_mis[s]) b_first = 4'(s);
-    b_i    = ((b_k_q << 4) + (LenW + 1)'(b_first)) - (LenW + 1)'(st_off_q);
-    b_last = (b_k_q + 1'b1 == st_nlines_q);
-    b_copy = b_vm_q;
-    if (b_any_mis) begin
-      // Only lanes before the mismatch's page: offsets are page multiples, so
-      // page edges fall on lane multiples of PageSize.
-      for (int s = 0; s < L; s++) begin
-        b_copy[s] = b_vm_q[s] && (4'(s) < (b_first & ~4'(PageSize - 1)));
-      end
-    end
-  end
+  logic [LenW:0] b_i, b_i_page;
+  // After a mismatch only the lanes before the mismatch's page are copied:
+  // offsets are page multiples, so page edges fall on lane multiples of PageSize.
+  assign b_mis     = b_vm_q & ~b_eq_q;
+  assign b_any_mis = !st_evict_q && (b_mis != '0);
+  assign b_first   = lowest16(b_mis);
+  assign b_i       = ((b_k_q << 4) + (LenW + 1)'(b_first)) - (LenW + 1)'(st_off_q);
+  assign b_i_page  = b_i & ~((LenW + 1)'(PageSize - 1));
+  assign b_last    = (b_k_q + 1'b1 == st_nlines_q);
+  assign b_copy    = b_any_mis ? (b_vm_q & ((16'd1 << (b_first & ~4'(PageSize - 1))) - 16'd1))
+                               : b_vm_q;
 
   // Output-buffer writes from stage B: lane t takes source lane (t - d) mod 16,
   // at row a+k, or a+k+1 for the lanes that wrapped.
@@ -470,7 +518,7 @@ module radix_core #(
     row      = st_a_q + 32'(b_k_q);
     ob_wdata = b_kv_rot;
     for (int t = 0; t < L; t++) begin
-      ob_waddr[t] = OutRowW'(row + ((4'(t) < st_d_q) ? 32'd1 : 32'd0));
+      ob_waddr[t*OutRowW +: OutRowW] = OutRowW'(row + ((4'(t) < st_d_q) ? 32'd1 : 32'd0));
       ob_we[t]    = b_fire && st_copy_q && b_copy[4'(t) - st_d_q];
     end
   end
@@ -492,16 +540,10 @@ module radix_core #(
     end else begin
       if (state_q == S_HDR) st_wpos_q <= '0;
       // issue pipeline
-      sp_v_q[0]    <= st_issue;
-      sp_k_q[0]    <= st_issue_q;
-      sp_addr_q[0] <= issue_addr;
-      qp_v_q[0]    <= st_active_q && st_pre_q && !st_evict_q;
-      for (int i = 1; i < RamLat; i++) begin
-        sp_v_q[i]    <= sp_v_q[i-1];
-        sp_k_q[i]    <= sp_k_q[i-1];
-        sp_addr_q[i] <= sp_addr_q[i-1];
-        qp_v_q[i]    <= qp_v_q[i-1];
-      end
+      sp_v_q    <= RamLat'({sp_v_q, st_issue});
+      sp_k_q    <= (RamLat*(LenW+1))'({sp_k_q, st_issue_q});
+      sp_addr_q <= (RamLat*LineW)'({sp_addr_q, issue_addr});
+      qp_v_q    <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
       if (st_issue) begin
         st_issue_q <= st_issue_q + 1'b1;
         st_known_v_q[st_issue_q[1:0]] <= 1'b0;
@@ -518,17 +560,23 @@ module radix_core #(
         b_eq_q    <= a_eq;
         b_vm_q    <= a_vm;
         b_kv_q    <= li_rkv;
-        // forward links: line k gives k+1 (only needed for k = 0) and k+2
-        if (a_k == '0) begin
-          st_known_q[1]   <= li_rlink[LineW-1:0];
+        // forward links: line k gives k+1 (only needed for k = 0) and k+2,
+        // kept unless the issue logic takes them straight away
+        if (a_k == '0 && !byp1) begin
+          st_known_q[LineW +: LineW] <= li_rlink[LineW-1:0];
           st_known_v_q[1] <= 1'b1;
         end
-        st_known_q[2'(a_k + 2'd2)]   <= li_rlink[2*LineW-1:LineW];
-        st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
+        if (!byp2) begin
+          st_known_q[LineW*2'(a_k + 2'd2) +: LineW] <= li_rlink[2*LineW-1:LineW];
+          st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
+        end
       end
       // stage B: outcome
       if (b_fire) begin
-        if (st_evict_q) begin
+        // output positions written so far (rows below wpos/16 are complete)
+        if (b_any_mis) begin
+          st_wpos_q <= st_base_q + 32'(b_i_page);
+        end else begin
           st_wpos_q <= st_base_q + (((32'(b_k_q) << 4) + 32'd16 - 32'(st_off_q) < 32'(st_m_q))
                        ? (32'(b_k_q) << 4) + 32'd16 - 32'(st_off_q) : 32'(st_m_q));
         end
@@ -554,7 +602,7 @@ module radix_core #(
         sp_v_q       <= '0;
         qp_v_q       <= '0;
         b_v_q        <= 1'b0;
-        st_known_q[0] <= c_head_q;
+        st_known_q[LineW-1:0] <= c_head_q;
         st_known_v_q <= 4'b0001;
         st_off_q     <= c_off_q;
         st_evict_q   <= (op_q == radix_pkg::OP_EVICT);
@@ -569,6 +617,7 @@ module radix_core #(
         end else begin
           st_m_q      <= (c_len_q < n_q - pos_q) ? c_len_q : n_q - pos_q;
           st_base_q   <= 32'(pos_q);
+          st_wpos_q   <= 32'(pos_q);
           st_nlines_q <= lines_of(c_off_q, (c_len_q < n_q - pos_q) ? c_len_q : n_q - pos_q);
           st_d_q      <= pos_q[3:0] - c_off_q;
           st_a_q      <= 32'($signed(32'(pos_q) - 32'(c_off_q)) >>> 4);
@@ -667,9 +716,8 @@ module radix_core #(
   logic walking, ix_ready, trail_push;
   logic fits;
   logic [StashW+1:0] st_need;
-  assign walking  = (state_q == S_W_PAGE) || (state_q == S_W_HASH) || (state_q == S_W_HWAIT) ||
-                    (state_q == S_W_NODE) || (state_q == S_W_CMP) ||
-                    ((state_q == S_WAIT) && (ret_q == S_W_HASH || ret_q == S_W_NODE));
+  assign walking  = (state_q == S_W_WAITPF) || (state_q == S_W_NODE) || (state_q == S_W_CMP) ||
+                    (state_q == S_W_DRAIN);
   assign ix_ready = ix_idle && !ix_valid;
 
   // Room for the command's new nodes, lines and index entries (two entries in
@@ -677,12 +725,11 @@ module radix_core #(
   logic [3:0] tail_lane;
   assign tail_lane = c_off_q + 4'(split_q);
   always_comb begin
-    st_need = '0;
     if (need_split_q && need_leaf_q && probe_b1_q == ix_bucket) begin
       st_need = (probe_f1_q >= (WayW + 1)'(2)) ? '0 : (StashW + 2)'((WayW + 1)'(2) - probe_f1_q);
     end else begin
-      if (need_split_q && probe_f1_q == '0) st_need = st_need + 1'b1;
-      if (need_leaf_q && ix_free_ways == '0) st_need = st_need + 1'b1;
+      st_need = (StashW + 2)'(need_split_q && probe_f1_q == '0) +
+                (StashW + 2)'(need_leaf_q && ix_free_ways == '0);
     end
     fits = (st_need <= (StashW + 2)'(ix_stash_free)) &&
            ((NodeW + 1)'(need_split_q) + (NodeW + 1)'(need_leaf_q) <= fn_count) &&
@@ -702,7 +749,7 @@ module radix_core #(
     pa_re <= 1'b0; pa_we <= 1'b0; seq_q_re_q <= 1'b0; seq_li_re_q <= 1'b0;
     fn_pop <= 1'b0; fn_peek <= 1'b0; fn_push <= 1'b0; fn_init <= 1'b0;
     fl_init <= 1'b0; ix_init <= 1'b0; ix_valid <= 1'b0;
-    st_start <= 1'b0; lw_start <= 1'b0;
+    st_start <= 1'b0; lw_start <= 1'b0; pf_go <= 1'b0; pf_clear <= 1'b0; pg_re <= 1'b0;
     error_o <= 1'b0;
     if (!rst_ni) begin
       state_q <= S_INIT;
@@ -714,9 +761,54 @@ module radix_core #(
       walk_cycles_q <= '0;
       walk_nodes_q <= '0;
       fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
+      pf_state_q <= PF_IDLE;
+      pf_cnt_q   <= '0;
+      early_q    <= 1'b0;
       ob_rd_q <= '0; ob_rows_q <= '0; ob_total_q <= '0; ob_final_q <= 1'b0;
     end else begin
       if (ob_issue) ob_rd_q <= ob_rd_q + 1'b1;
+      // ---- child prefetcher (the states below override its strobes, never at once)
+      if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
+      if (pf_clear) begin
+        pf_state_q <= PF_IDLE;
+      end else begin
+        unique case (pf_state_q)
+          PF_IDLE: if (pf_go) begin
+            pg_re      <= 1'b1;
+            pg_raddr   <= QRowW'(pf_pos_q >> 4);
+            pf_cnt_q   <= 4'(RamLat + 1);
+            pf_state_q <= PF_PAGE;
+          end
+          PF_PAGE: if (pf_cnt_q == 4'd1) begin
+            pf_page_q  <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
+            pf_state_q <= PF_LOOKUP;
+          end
+          PF_LOOKUP: if (ix_ready) begin
+            ix_valid   <= 1'b1;
+            ix_op      <= radix_pkg::IX_LOOKUP;
+            ix_parent  <= pf_par_q;
+            ix_page    <= pf_page_q;
+            pf_state_q <= PF_LWAIT;
+          end
+          PF_LWAIT: if (ix_ready) begin
+            if (!ix_hit) begin
+              pf_hit_q   <= 1'b0;
+              pf_state_q <= PF_DONE;
+            end else begin
+              pf_child_q <= ix_child;
+              nd_re      <= 1'b1;
+              nd_raddr   <= ix_child;
+              pf_cnt_q   <= 4'(RamLat + 1);
+              pf_state_q <= PF_NODE;
+            end
+          end
+          PF_NODE: if (pf_cnt_q == 4'd1) begin
+            pf_hit_q   <= 1'b1;
+            pf_state_q <= PF_DONE;
+          end
+          default: ;
+        endcase
+      end
       if (state_q != S_HDR && state_q != S_INIT && state_q != S_INIT_WAIT) begin
         busy_cycles_q <= busy_cycles_q + 1'b1;
       end
@@ -854,38 +946,34 @@ module radix_core #(
 
         // -------------------------------------------------- walk (reads only; path)
         S_W_START: begin
-          node_q  <= NIL;
-          pos_q   <= '0;
-          depth_q <= '0;
-          split_q <= '0;
-          state_q <= (n_q == '0) ? S_DECIDE : S_W_PAGE;
-        end
-        S_W_PAGE: begin
-          seq_q_re_q <= 1'b1;
-          seq_q_raddr_q <= QRowW'(pos_q >> 4);
-          wait_q  <= 4'(RamLat);
-          ret_q   <= S_W_HASH;
-          state_q <= S_WAIT;
-        end
-        S_W_HASH: begin
-          page_q    <= q_page;
-          ix_valid  <= 1'b1;
-          ix_op     <= radix_pkg::IX_LOOKUP;
-          ix_parent <= node_q;
-          ix_page   <= q_page;
-          state_q   <= S_W_HWAIT;
-        end
-        S_W_HWAIT: if (ix_ready) begin
-          if (!ix_hit) begin
+          node_q   <= NIL;
+          pos_q    <= '0;
+          depth_q  <= '0;
+          split_q  <= '0;
+          // A MATCH that cannot be refused (a split would find a node slot and,
+          // in the stash at worst, an index entry) streams its KV indices while
+          // it walks; otherwise they wait until the command has committed.
+          early_q  <= (fn_count != '0) && (ix_stash_free != '0);
+          if (n_q == '0) begin
             state_q <= S_DECIDE;
           end else begin
-            cand_q   <= ix_child;
-            nd_re    <= 1'b1;
-            nd_raddr <= ix_child;
-            // the query row the first compared line needs before its own
-            wait_q   <= 4'(RamLat);
-            ret_q    <= S_W_NODE;
-            state_q  <= S_WAIT;
+            pf_go    <= 1'b1;
+            pf_pos_q <= '0;
+            pf_par_q <= NIL;
+            state_q  <= S_W_WAITPF;
+          end
+        end
+        // The child lookup (and the child's node word) is fetched by the
+        // prefetcher below; for every edge but the first it ran while the
+        // previous edge was being compared.
+        S_W_WAITPF: if (pf_state_q == PF_DONE) begin
+          pf_clear <= 1'b1;
+          page_q   <= pf_page_q;
+          if (!pf_hit_q) begin
+            state_q <= S_DECIDE;
+          end else begin
+            cand_q  <= pf_child_q;
+            state_q <= S_W_NODE;
           end
         end
         S_W_NODE: begin
@@ -899,6 +987,12 @@ module radix_core #(
           c_stamp_q  <= r_stamp;
           c_gen_q    <= r_gen;
           st_start   <= 1'b1;
+          // Speculatively look up the next edge, as if this one matches whole.
+          if (32'(pos_q) + 32'(r_len) < 32'(n_q)) begin
+            pf_go    <= 1'b1;
+            pf_pos_q <= pos_q + r_len;
+            pf_par_q <= cand_q;
+          end
           state_q    <= S_W_CMP;
         end
         S_W_CMP: if (st_done_q && !st_start) begin
@@ -911,22 +1005,30 @@ module radix_core #(
             // whole edge matched: descend
             pos_q   <= pos_q + c_len_q;
             node_q  <= cand_q;
-            state_q <= (pos_q + c_len_q == n_q) ? S_DECIDE : S_W_PAGE;
+            state_q <= (pos_q + c_len_q == n_q) ? S_W_DRAIN : S_W_WAITPF;
           end else begin
             // ends inside this edge: split after whole pages
             split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
             pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
             split_line_q <= st_split_line_q;
-            state_q      <= S_DECIDE;
+            state_q      <= S_W_DRAIN;
           end
         end
-
+        // A speculative lookup still running must finish before the index and
+        // the node table are used again.
+        S_W_DRAIN: if (pf_state_q == PF_IDLE || pf_state_q == PF_DONE) begin
+          pf_clear <= 1'b1;
+          state_q  <= S_DECIDE;
+        end
         // -------------------------------------------------- decide: refuse or commit
         S_DECIDE: begin
           need_split_q <= (split_q != '0);
           need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
           if (split_q != '0) begin
-            // the tail's first page, and the slot the upper node will get
+            // the tail's first page, the slot the upper node will get, and the
+            // query page a new leaf under the upper node would start with
+            seq_q_re_q    <= 1'b1;
+            seq_q_raddr_q <= QRowW'(pos_q >> 4);
             seq_li_re_q <= 1'b1;
             seq_li_raddr_q <= split_line_q;
             fn_peek  <= (fn_count != '0);
@@ -939,6 +1041,7 @@ module radix_core #(
         end
         S_D_TAIL: begin
           tail_page_q <= li_rtok[32*tail_lane +: PageBits];
+          page_q      <= q_page;
           new_up_q    <= fn_data;
           if (fn_count == '0) begin
             status_q <= radix_pkg::ST_CAPACITY;
@@ -1187,11 +1290,13 @@ module radix_core #(
             state_q  <= S_WAIT;
           end
         end
+        // nd_rdata / ln_rdata / lp_rdata hold walk_q's word and links here.
         S_E_FIND_N: begin
-          if (r_nchild == '0 && r_lock == '0) begin
+          if (got_q >= arg_q || walk_q == NIL) begin
+            state_q <= S_E_FIND;
+          end else if (r_nchild == '0 && r_lock == '0) begin
             victim_q    <= walk_q;
             ref_stamp_q <= r_stamp;
-            direct_q    <= 1'b0;
             walk_q      <= ln_rdata;
             state_q     <= S_E_VICTIM;
           end else begin
@@ -1227,44 +1332,58 @@ module radix_core #(
           ix_op     <= radix_pkg::IX_DELETE;
           ix_loc_in <= r_hloc;
           st_start  <= 1'b1;
+          // While the lines stream: read the parent, then the next candidate.
+          nd_re     <= 1'b1;
+          nd_raddr  <= r_parent;
+          ev_phase_q <= 2'd0;
+          ev_cnt_q   <= 4'(RamLat + 1);
           state_q   <= S_E_STREAM;
         end
-        S_E_STREAM: if (st_done_q && !st_start && ix_ready) begin
-          got_q            <= got_q + 32'(c_len_q);
-          freed_q          <= freed_q + 1'b1;
-          evictable_q      <= evictable_q - 32'(c_len_q);
-          evicted_nodes_q  <= evicted_nodes_q + 1'b1;
-          evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
-          ob_rows_q        <= (got_q + 32'(c_len_q)) >> 4;
-          // the parent loses a child
-          nd_re    <= 1'b1;
-          nd_raddr <= c_parent_q;
-          lk_re    <= 1'b1;
-          lk_raddr <= c_parent_q;
-          wait_q   <= 4'(RamLat);
-          ret_q    <= S_E_FREE;
-          state_q  <= S_WAIT;
-        end
-        S_E_FREE: begin
-          if (c_parent_q != NIL) begin
-            nd_we    <= 1'b1;
-            nd_waddr <= c_parent_q;
-            nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
-                                  r_stamp, r_nchild - 1'b1, r_hloc);
+        S_E_STREAM: begin
+          if (ev_cnt_q != '0) ev_cnt_q <= ev_cnt_q - 1'b1;
+          if (ev_phase_q == 2'd0 && ev_cnt_q == 4'd1) begin
+            p_word_q <= nd_rdata;
+            if (walk_q != NIL) begin
+              nd_re    <= 1'b1;
+              nd_raddr <= walk_q;
+              lk_re    <= 1'b1;
+              lk_raddr <= walk_q;
+            end
+            ev_cnt_q   <= 4'(RamLat + 1);
+            ev_phase_q <= 2'd1;
+          end else if (ev_phase_q == 2'd1 && ev_cnt_q == 4'd1) begin
+            ev_phase_q <= 2'd2;
           end
-          // A parent that became an evictable leaf and is older than the last
-          // victim the walk found lies behind the walk: it is the oldest leaf now.
-          if (c_parent_q != NIL && r_nchild == KidW'(1) && r_lock == '0 &&
-              r_stamp <= ref_stamp_q && got_q < arg_q) begin
-            victim_q <= c_parent_q;
-            direct_q <= 1'b1;
-            state_q  <= S_E_UNLINK;
-          end else begin
-            state_q <= S_E_FIND;
+          if (ev_phase_q == 2'd2 && st_done_q && !st_start && ix_ready) begin
+            got_q            <= got_q + 32'(c_len_q);
+            freed_q          <= freed_q + 1'b1;
+            evictable_q      <= evictable_q - 32'(c_len_q);
+            evicted_nodes_q  <= evicted_nodes_q + 1'b1;
+            evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
+            ob_rows_q        <= (got_q + 32'(c_len_q)) >> 4;
+            // the parent loses a child
+            if (c_parent_q != NIL) begin
+              nd_we    <= 1'b1;
+              nd_waddr <= c_parent_q;
+              nd_wdata <= node_word(p_valid, p_gen, p_ns, p_parent, p_head, p_off, p_len, p_lock,
+                                    p_stamp, p_nchild - 1'b1, p_hloc);
+            end
+            // A parent that became an evictable leaf and is no newer than the
+            // last victim the walk found lies behind the walk: it is the oldest
+            // evictable leaf now.
+            if (c_parent_q != NIL && p_nchild == KidW'(1) && p_lock == '0 &&
+                p_stamp <= ref_stamp_q && got_q + 32'(c_len_q) < arg_q) begin
+              victim_q <= c_parent_q;
+              state_q  <= S_E_UNLINK;
+            end else if (walk_q == c_parent_q) begin
+              state_q <= S_E_FIND;     // the prefetched word predates this write
+            end else begin
+              state_q <= S_E_FIND_N;   // the next candidate's word and links are here
+            end
           end
         end
         S_E_UNLINK: begin
-          // re-read the direct victim (its child count just changed) and its links
+          // read the direct victim and its links
           nd_re    <= 1'b1;
           nd_raddr <= victim_q;
           lk_re    <= 1'b1;
@@ -1273,7 +1392,6 @@ module radix_core #(
           ret_q    <= S_E_VICTIM;
           state_q  <= S_WAIT;
         end
-
         // -------------------------------------------------- lock / unlock: check walk, apply walk
         S_L_START: begin
           if (!h_slot_ok) begin
@@ -1391,7 +1509,9 @@ module radix_core #(
   logic [31:0]  ob_prow_q;
   logic [511:0] ob_masked;
 
-  assign ob_rows  = ob_final_q ? ob_rows_q : (st_wpos_q >> 4);
+  assign ob_rows  = ob_final_q ? ob_rows_q :
+                    ((op_q == radix_pkg::OP_EVICT || (op_q == radix_pkg::OP_MATCH && early_q))
+                     ? (st_wpos_q >> 4) : 32'd0);
   assign ob_issue = (ob_rd_q < ob_rows) && (state_q != S_HDR) &&
                     (32'(rsp_level) + 32'(ob_inflight_q) + 32'd2 < 32'(RspDepth));
   assign ob_re    = ob_issue;
@@ -1409,23 +1529,19 @@ module radix_core #(
   end
 
   // Lanes past the end of the last row are zero.
+  logic [15:0] ob_keep;
   always_comb begin
-    ob_masked = ob_rdata;
     for (int t = 0; t < L; t++) begin
-      if (ob_final_q && ((ob_prow_q << 4) + 32'(t) >= ob_total_q)) ob_masked[32*t +: 32] = '0;
+      ob_keep[t] = !ob_final_q || ((ob_prow_q << 4) + 32'(t) < ob_total_q);
     end
   end
+  assign ob_masked = ob_rdata & lanes_to_bits(ob_keep);
 
   assign trail_push = (state_q == S_TRAIL) && rsp_ready && !ob_data_v_q;
-  always_comb begin
-    rsp_push = ob_data_v_q || trail_push;
-    rsp_last = !ob_data_v_q;
-    rsp_data = ob_masked;
-    if (!ob_data_v_q) begin
-      rsp_data        = '0;
-      rsp_data[127:0] = {trail_c_q, trail_b_q, trail_a_q, 16'h0, status_q, op_q};
-    end
-  end
+  assign rsp_push   = ob_data_v_q || trail_push;
+  assign rsp_last   = !ob_data_v_q;
+  assign rsp_data   = ob_data_v_q ? ob_masked
+                    : {384'h0, trail_c_q, trail_b_q, trail_a_q, 16'h0, status_q, op_q};
 
   // ---------------------------------------------------------------- outputs
   assign busy_o           = (state_q != S_HDR);
@@ -1452,6 +1568,7 @@ module radix_core #(
   assign free_lines_o     = 32'(fl_count);
   assign evict_skips_o    = skips_q;
 
+
 `ifdef RADIX_ASSERT
   // Invariants the design relies on; compiled into every simulation.
   always_ff @(posedge clk_i) begin
@@ -1471,7 +1588,7 @@ module radix_core #(
 `endif
 
   logic unused;
-  assign unused = ^{rsp_full, rsp_empty, ix_done, ix_hit, fl_valid, fn_valid, direct_q,
+  assign unused = ^{rsp_full, rsp_empty, ix_done, fl_valid, fn_valid, p_valid,
                     c_nchild_q, c_stamp_q, ix_overflow, d_q, a_addr, lw_v_q, st_base_q};
 endmodule
 

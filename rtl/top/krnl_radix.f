@@ -2,4 +2,6 @@ top_ctrl_hs.sv
 top_axi_reader.sv
 top_axi_writer.sv
 top_framer.sv
+top_frame_up.sv
+top_width_down.sv
 krnl_radix.sv

@@ -14,6 +14,9 @@ module krnl_radix #(
   parameter int MaxLen   = 1024,
   parameter int PageSize = 1,
   parameter int NumNs    = 16,
+  parameter int HashBuckets = 256,
+  parameter int HashWays    = 4,
+  parameter int StashDepth  = 4,
   parameter int C_S_AXI_CONTROL_ADDR_WIDTH = 7
 ) (
   input  wire logic        ap_clk,
@@ -159,6 +162,10 @@ module krnl_radix #(
   logic [63:0] rd_data;
   logic cmd_valid, cmd_ready, cmd_last;
   logic [63:0] cmd_data;
+  // The core's streams are 512 bits: commands are packed 8 words to a beat,
+  // responses unpacked into 8 words per beat.
+  logic         wcmd_valid, wcmd_ready, wcmd_last, wrsp_valid, wrsp_ready, wrsp_last;
+  logic [511:0] wcmd_data, wrsp_data;
 
   top_axi_reader u_reader (
     .clk_i       (ap_clk),
@@ -200,23 +207,52 @@ module krnl_radix #(
   logic        csr_awready, csr_wready, csr_bvalid, csr_arready, csr_rvalid, core_irq;
   logic [31:0] csr_rdata;
 
+  top_frame_up #(.OutW(512)) u_cmd_up (
+    .clk_i       (ap_clk),
+    .rst_ni      (ap_rst_n),
+    .in_valid_i  (cmd_valid),
+    .in_ready_o  (cmd_ready),
+    .in_data_i   (cmd_data),
+    .in_last_i   (cmd_last),
+    .out_valid_o (wcmd_valid),
+    .out_ready_i (wcmd_ready),
+    .out_data_o  (wcmd_data),
+    .out_last_o  (wcmd_last)
+  );
+
+  top_width_down #(.InW(512)) u_rsp_down (
+    .clk_i       (ap_clk),
+    .rst_ni      (ap_rst_n),
+    .in_valid_i  (wrsp_valid),
+    .in_ready_o  (wrsp_ready),
+    .in_data_i   (wrsp_data),
+    .in_last_i   (wrsp_last),
+    .out_valid_o (rsp_valid),
+    .out_ready_i (rsp_ready),
+    .out_data_o  (rsp_data),
+    .out_last_o  (rsp_last)
+  );
+
   radix_top #(
-    .NodeCap  (NodeCap),
-    .TokenCap (TokenCap),
-    .MaxLen   (MaxLen),
-    .PageSize (PageSize),
-    .NumNs    (NumNs)
+    .NodeCap     (NodeCap),
+    .TokenCap    (TokenCap),
+    .MaxLen      (MaxLen),
+    .PageSize    (PageSize),
+    .NumNs       (NumNs),
+    .HashBuckets (HashBuckets),
+    .HashWays    (HashWays),
+    .StashDepth  (StashDepth)
   ) u_radix (
     .clk_i             (ap_clk),
     .rst_ni            (ap_rst_n),
-    .s_axis_cmd_tvalid (cmd_valid),
-    .s_axis_cmd_tready (cmd_ready),
-    .s_axis_cmd_tdata  (cmd_data),
-    .s_axis_cmd_tlast  (cmd_last),
-    .m_axis_rsp_tvalid (rsp_valid),
-    .m_axis_rsp_tready (rsp_ready),
-    .m_axis_rsp_tdata  (rsp_data),
-    .m_axis_rsp_tlast  (rsp_last),
+    .s_axis_cmd_tvalid (wcmd_valid),
+    .s_axis_cmd_tready (wcmd_ready),
+    .s_axis_cmd_tdata  (wcmd_data),
+    .s_axis_cmd_tlast  (wcmd_last),
+    .m_axis_rsp_tvalid (wrsp_valid),
+    .m_axis_rsp_tready (wrsp_ready),
+    .m_axis_rsp_tdata  (wrsp_data),
+    .m_axis_rsp_tlast  (wrsp_last),
     // The core's own CSRs are not mapped into the kernel: the host reads
     // sizes with SIZES commands; tie the port idle.
     .s_axil_awaddr     (8'h00),

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""radix_bench: cycle counts per command on the BRIEF §2 anchor and on the workloads.
+"""radix_bench: cycle counts per command on the anchor workload and on the workloads.
 
 Checked like every other radix test (the scoreboard still compares each
 response); in addition it writes bench.json for `make bench`. It asserts no
@@ -23,7 +23,7 @@ N_PROMPTS, PROMPT_LEN, UNIQUE_LEN = 16, 512, 64
 
 
 class AnchorSeq(RadixBaseSeq):
-    """BRIEF §2: 16 shared 512-token system prompts, 64 unique tokens per request."""
+    """The anchor: 16 shared 512-token system prompts, 64 unique tokens per request."""
 
     def __init__(self, name: str, test: RadixBenchTest, rng: random.Random) -> None:
         super().__init__(name, test.env.scoreboard.pred, rng)
@@ -77,6 +77,8 @@ class RadixBenchTest(RadixBaseTest):
                                             OP_EVICT: "EVICT"}[cmd.op],
                "tokens": len(cmd.tokens), "result": rsp.a,
                "cycles": round((cmd.t_done - cmd.t_sent) / self.cfg.clk_period_ns)}
+        if cmd.op == OP_EVICT:
+            rec["nodes"] = rsp.b
         if cmd.op in (OP_MATCH, OP_INSERT):
             rec["walk_cycles"] = await self.env.read_csr("WALK_CYCLES")
             rec["walk_nodes"] = await self.env.read_csr("WALK_NODES")

@@ -36,7 +36,8 @@ class KernelRadixEnv(uvm_env):
         self.scoreboard.params = RadixParams(
             node_cap=int(d.NodeCap.value), token_cap=int(d.TokenCap.value),
             max_len=int(d.MaxLen.value), page_size=int(d.PageSize.value),
-            num_ns=int(d.NumNs.value))
+            num_ns=int(d.NumNs.value), hash_buckets=int(d.HashBuckets.value),
+            hash_ways=int(d.HashWays.value), stash_depth=int(d.StashDepth.value))
 
 
 @pyuvm.test()
@@ -79,8 +80,9 @@ class KernelRadixTest(BaseTest):
         await self.run_batch(second)
         # A response buffer too small must stop at its end and say so. SIZES
         # changes nothing, so the model needs no step for it.
-        self.env.host.ram.write(CMD_BASE, command_buffer([RadixCmd(op=OP_SIZES)]))
-        outs = await self.env.host.run([CMD_BASE, 2, RSP_BASE, 1])
+        tiny = command_buffer([RadixCmd(op=OP_SIZES)])
+        self.env.host.ram.write(CMD_BASE, tiny)
+        outs = await self.env.host.run([CMD_BASE, len(tiny) // 8, RSP_BASE, 1])
         sb.compare("tiny response buffer: words written, overflow flag", [1, 1], outs)
         first = int.from_bytes(self.env.host.ram.read(RSP_BASE, 8), "little")
         sb.compare("tiny response buffer: the one word is SIZES' trailer", OP_SIZES, first & 0xFF)
