@@ -127,8 +127,9 @@ KERNELS: dict[str, Kernel] = {
             filelists=("rtl/radix/radix.f",),
             clock_port="clk_i",
             description="radix KV-cache controller: core + AXI4-Lite CSRs",
+            # A small default; boards name their own configuration ([config.radix]).
             parameters=MappingProxyType(
-                {"NodeCap": 256, "TokenCap": 4096, "MaxLen": 1024, "PageSize": 1, "NumNs": 16}
+                {"NodeCap": 1024, "TokenCap": 16384, "MaxLen": 1024, "PageSize": 1, "NumNs": 16}
             ),
             vitis=VitisKernel(name="krnl_radix", filelists=("rtl/top/krnl_radix.f",),
                               kernel_xml="rtl/top/krnl_radix.xml"),

@@ -15,9 +15,11 @@ treats a LUTRAM's write port as combinational. Here the arcs are per port:
   (RAM32M/RAM64M families), A -> O/SPO and DPRA -> DPO (RAMnX1S/D). Data in,
   write enable and the write side of a shared address are clocked.
 * SRL16E/SRLC16E/SRLC32E: address A* to Q; the cascade output Q15/Q31 is clocked.
-* Anything else (FD*, RAMB*, URAM288, DSP48E2, ...) starts and ends paths.
-  A DSP48E2 without internal registers would be combinational; Yosys maps
-  only registered-friendly multipliers there, so this can miss such paths.
+* DSP48E*: combinational from every input to every output, and counted as
+  one level, unless its output register is on (PREG = 1), when it starts and
+  ends paths like a flip-flop. Paths are never hidden behind a DSP: one
+  without PREG is walked through, however its input registers are set.
+* Anything else (FD*, RAMB*, URAM288, ...) starts and ends paths.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ _ALL_ARCS = ("LUT", "INV", "MUXF", "CARRY")
 _LUTRAM_MULTI = ("RAM32M", "RAM64M")
 _LUTRAM = ("RAM32X", "RAM64X", "RAM128X", "RAM256X", "RAM512X")
 _SRL = ("SRL16E", "SRLC16E", "SRLC32E")
+_DSP = ("DSP48E",)
+# DSP ports that are clocks, clock enables or resets, never data.
+_DSP_CLOCKED = {"CLK"} | {f"CE{x}" for x in ("A1", "A2", "B1", "B2", "C", "D", "M", "P", "AD",
+                                            "ALUMODE", "CARRYIN", "CTRL", "INMODE")} \
+    | {f"RST{x}" for x in ("A", "B", "C", "D", "M", "P", "ALLCARRYIN", "ALUMODE", "CTRL",
+                           "INMODE")}
 
 
 @dataclass
@@ -43,12 +51,23 @@ class LevelReport:
     end_bit: int | None = None
 
 
-def _arcs(cell_type: str, directions: dict[str, str]) -> list[tuple[list[str], list[str]]]:
+def _param(params: dict, name: str) -> int:
+    v = params.get(name, 0)
+    return int(v, 2) if isinstance(v, str) and v and set(v) <= {"0", "1"} else int(v or 0)
+
+
+def _arcs(cell_type: str, directions: dict[str, str],
+          params: dict | None = None) -> list[tuple[list[str], list[str]]]:
     """Combinational arcs of one cell as (inputs, outputs) groups; [] if sequential."""
     ins = [p for p, d in directions.items() if d == "input"]
     outs = [p for p, d in directions.items() if d == "output"]
     if cell_type.startswith(_ALL_ARCS):
         return [(ins, outs)]
+    if cell_type.startswith(_DSP):
+        if _param(params or {}, "PREG"):
+            return []
+        data_in = [p for p in ins if p not in _DSP_CLOCKED]
+        return [(data_in, outs)]
     if cell_type.startswith(_LUTRAM_MULTI):
         # RAM32M/RAM64M...: read port X is addressed by ADDRX alone.
         return [([p], [o for o in outs if o == "DO" + p[4:]]) for p in ins
@@ -76,7 +95,7 @@ def analyse(netlist: dict, top: str) -> LevelReport:
     sink: dict[int, str] = {}
     for cell in module.get("cells", {}).values():
         conns, dirs = cell["connections"], cell.get("port_directions", {})
-        arcs = _arcs(cell["type"], dirs)
+        arcs = _arcs(cell["type"], dirs, cell.get("parameters", {}))
         for ins, outs in arcs:
             in_bits = [b for p in ins for b in conns.get(p, []) if isinstance(b, int)]
             for p in outs:

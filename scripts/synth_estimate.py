@@ -62,8 +62,12 @@ class Design:
     parameters: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, k: kernels.Kernel) -> Design:
-        return cls(k.name, k.top, k.sources(), k.include_dirs(), dict(k.parameters))
+    def of(cls, k: kernels.Kernel, board: boards.Board | None = None) -> Design:
+        """The kernel at its board configuration when the board names one."""
+        params = dict(k.parameters)
+        if board is not None and board.configs:
+            params.update(board.configs.get(k.name, {}))
+        return cls(k.name, k.top, k.sources(), k.include_dirs(), params)
 
 
 @dataclass
@@ -193,7 +197,7 @@ def run(board: boards.Board, top: str = "all", out_root: Path = OUT_ROOT) -> lis
                                     error="missing: " + ", ".join(k.missing())))
             continue
         print(f"estimate {k.name} ({k.top}) ...", flush=True)
-        results.append(estimate_design(Design.of(k), board, outdir / k.top))
+        results.append(estimate_design(Design.of(k, board), board, outdir / k.top))
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "estimate.json").write_text(json.dumps(
         {"label": LABEL, "board": board.name, "part": board.part, "yosys": SYNTH_CMD,

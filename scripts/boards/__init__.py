@@ -21,6 +21,9 @@ _TOP_KEYS = {
     "name", "description", "part", "platform", "vitis_version", "kernel_clocks_mhz",
     "link_output", "package_options", "memory", "resources",
 }
+# Optional: [config.<kernel>] tables, the named configuration of each kernel on
+# this board (parameter -> integer), used by synthesis flows and scale tests.
+_OPTIONAL_KEYS = {"config"}
 _MEMORY_KEYS = {"target", "kind", "size_gb"}
 
 
@@ -42,6 +45,7 @@ class Board:
     memory_kind: str                   # DDR4, HBM2, ...
     memory_gb: int
     resources: dict[str, int]          # RESOURCE_KEYS -> count available to kernels
+    configs: dict[str, dict[str, int]] = None  # kernel -> parameters of its board config
 
     @property
     def default_clock_mhz(self) -> int:
@@ -70,7 +74,12 @@ def parse(path: Path) -> Board:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise BoardError(f"{path}: {exc}") from None
-    _check_keys(path, "top level", set(raw), _TOP_KEYS)
+    _check_keys(path, "top level", set(raw) - _OPTIONAL_KEYS, _TOP_KEYS)
+    configs: dict[str, dict[str, int]] = {}
+    for kernel, params in raw.get("config", {}).items():
+        if not isinstance(params, dict) or not all(isinstance(v, int) for v in params.values()):
+            raise BoardError(f"{path} [config.{kernel}]: parameters must be integers")
+        configs[kernel] = dict(params)
     _check_keys(path, "[memory]", set(raw["memory"]), _MEMORY_KEYS)
     _check_keys(path, "[resources]", set(raw["resources"]), set(RESOURCE_KEYS))
     if raw["name"] != path.stem:
@@ -96,6 +105,7 @@ def parse(path: Path) -> Board:
         memory_kind=raw["memory"]["kind"],
         memory_gb=int(raw["memory"]["size_gb"]),
         resources=resources,
+        configs=configs,
     )
 
 

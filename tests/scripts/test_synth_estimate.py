@@ -133,6 +133,22 @@ def test_multiport_lutram_read_port_follows_only_its_own_address():
     assert not rep.loops and rep.levels == 3   # ADDRA -> DOA -> LUT1 -> ADDRH -> DOH
 
 
+@pytest.mark.parametrize("preg,levels", [("0", 3), ("1", 1)])
+def test_logic_levels_walk_through_a_dsp_without_output_register(preg, levels):
+    """A multiply on an address path must show: a DSP48E2 with PREG=0 is one more
+    level between its input and output logic; with PREG=1 it ends the path."""
+    lut = {"I0": "input", "O": "output"}
+    dsp = {"A": "input", "B": "input", "CLK": "input", "CEP": "input", "P": "output"}
+    cells = {
+        "l1": _cell("LUT1", {"I0": [2], "O": [3]}, lut),
+        "d": {**_cell("DSP48E2", {"A": [3], "B": [2], "CLK": [1], "CEP": [4], "P": [5]}, dsp),
+              "parameters": {"PREG": preg.rjust(32, "0")}},
+        "l2": _cell("LUT1", {"I0": [5], "O": [6]}, lut),
+    }
+    rep = logic_levels.analyse({"modules": {"t": {"cells": cells, "netnames": {}}}}, "t")
+    assert rep.levels == levels and not rep.loops
+
+
 def test_logic_levels_report_combinational_loops():
     lut = {"I0": "input", "O": "output"}
     cells = {"a": _cell("LUT1", {"I0": [2], "O": [3]}, lut),
