@@ -71,20 +71,22 @@ def _entry(
     sims: tuple[str, ...],
     env: Mapping[str, str] | None = None,
     ci_env: Mapping[str, str] | None = None,
+    in_ci: bool = True,
+    module: str | None = None,
 ) -> SimTest:
     """A test whose module is tests/<block>/<name>.py and whose CI runs every simulator
-    it supports: the layout every entry follows, so it is stated once."""
+    it supports (in_ci=False: `make regress` only): the layout every entry follows."""
     return SimTest(
         name=name,
         block=block,
         top=top,
-        module=f"tests.{block}.{name}",
+        module=f"tests.{block}.{module or name}",
         testcase=testcase,
         description=description,
         filelists=filelists,
         parameters=parameters,
         sims=sims,
-        ci_sims=sims,
+        ci_sims=sims if in_ci else (),
         env=_freeze(**(env or {})),
         ci_env=_freeze(**(ci_env or {})),
     )
@@ -99,6 +101,19 @@ _RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512, "HashBuckets": 
                  "HashWays": 4, "StashDepth": 2}
 # Big enough for the BRIEF §2 anchor: 576-token matches over 16 shared prompts.
 _RADIX_BENCH_PARAMS = {"NodeCap": 256, "TokenCap": 32768, "MaxLen": 1024, "HashBuckets": 128}
+
+# 10,000 children of one node need 10,000 nodes, lines and index entries.
+_RADIX_FANOUT_PARAMS = {"NodeCap": 16384, "TokenCap": 262144, "MaxLen": 64,
+                        "HashBuckets": 16384, "HashWays": 4, "StashDepth": 8}
+# MaxLen-long edges (64 lines each); a small node table keeps eviction busy.
+_RADIX_LONG_PARAMS = {"NodeCap": 64, "TokenCap": 8192, "MaxLen": 1024, "HashBuckets": 16,
+                      "HashWays": 4, "StashDepth": 2}
+
+
+def _board_config(board: str, kernel: str) -> dict[str, int]:
+    from scripts import boards
+    return dict(boards.load(board).configs[kernel])
+
 
 _FSM = ("rtl/fsm/fsm.f",)
 # One DUT configuration for every fsm test (one build per simulator): sized for
@@ -296,6 +311,55 @@ TESTS: dict[str, SimTest] = {
             sims=VERILATOR,
             env={"N_REQUESTS": "40"},
             ci_env={"N_REQUESTS": "8"},
+        ),
+        _entry(
+            "radix_fanout",
+            "RadixFanoutTest",
+            "One node with 10,000 children: first, last, absent child; O(1) lookup",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_FANOUT_PARAMS,
+            sims=VERILATOR,
+            env={"CHILDREN": "10000"},
+            ci_env={"CHILDREN": "2500"},
+        ),
+        _entry(
+            "radix_capacity",
+            "RadixCapacityTest",
+            "Lines, node slots and child index each filled to refusal; all CSRs after each",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=SIMULATORS,
+        ),
+        *(
+            _entry(
+                "radix_long_edges" + ("" if page == 1 else f"_p{page}"),
+                "RadixLongEdgesTest",
+                f"MaxLen edges split at every line offset, PageSize={page}",
+                block="radix",
+                top="radix_top",
+                filelists=_RADIX,
+                parameters={**_RADIX_LONG_PARAMS, "PageSize": page},
+                sims=VERILATOR,
+                in_ci=page in (1, 16),
+                module="radix_long_edges",
+            )
+            for page in (1, 2, 4, 8, 16)
+        ),
+        _entry(
+            "radix_scale",
+            "RadixScaleTest",
+            "VCK5000 configuration filled with >= 1M tokens from workload traces",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_board_config("vck5000", "radix"),
+            sims=VERILATOR,
+            env={"TOKENS": "1100000"},
+            ci_env={"TOKENS": "150000"},
         ),
         _entry(
             "kernel_radix",

@@ -32,8 +32,8 @@ class RadixBaseTest(BaseTest):
         await self.env.drain()
         await self.check_csrs()
 
-    async def check_csrs(self) -> None:
-        """The DUT's sizes and counters must equal the model's at the end."""
+    async def check_csrs(self, when: str = "at the end") -> None:
+        """The DUT's sizes and counters must equal the model's (and the capacity mirror's)."""
         pred = self.env.scoreboard.pred
         m, st = pred.model, pred.model.stats
         expected = {
@@ -48,6 +48,6 @@ class RadixBaseTest(BaseTest):
             "STASH_FREE": pred.p.stash_depth - pred.hw.stash_used,
         }
         actual = {name: await self.env.read_csr(name) for name in expected}
-        self.env.scoreboard.compare("CSR sizes and counters", expected, actual)
+        self.env.scoreboard.compare(f"CSR sizes and counters {when}", expected, actual)
         busy = await self.env.read_csr("BUSY_CYCLES")
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")

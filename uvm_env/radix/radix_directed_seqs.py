@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Directed radix sequences for the v2 structures: fan-out, capacity, long edges, scale.
+
+Like every radix sequence they only choose stimulus; the scoreboard checks each
+response against the model and the hardware capacity mirror (models/radix_hw.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+from models import workloads
+from models.radix_hw import LANES, bucket_of
+from uvm_env.radix.protocol import (
+    OP_EVICT,
+    OP_INSERT,
+    OP_MATCH,
+    OP_RESET,
+    OP_SIZES,
+    ST_CAPACITY,
+)
+from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.radix_predictor import RadixPredictor
+from uvm_env.radix.radix_seqs import RadixBaseSeq
+
+
+class FanoutSeq(RadixBaseSeq):
+    """One node with `children` children (pipelined inserts), then lookups of the
+    first, the last and an absent child, each timed by the WALK_CYCLES probe."""
+
+    PREFIX = [7, 7, 7, 7]
+
+    def __init__(self, name: str, pred: RadixPredictor, rng: random.Random,
+                 children: int) -> None:
+        super().__init__(name, pred, rng)
+        self.children = children
+        self.lookups: dict[str, RadixCmd] = {}
+
+    async def body(self) -> None:
+        p = self.pred.p.page_size
+        prefix = self.PREFIX * p
+        await self.do(op=OP_INSERT, tokens=prefix, kvs=self.fresh_kvs(len(prefix)))
+        self.lookups["one child"] = await self.do(op=OP_MATCH, tokens=prefix + [1000] * p,
+                                                  wait=True)
+        for c in range(self.children):
+            key = prefix + [1000 + c] * p
+            await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)))
+        for what, c in (("first child", 0), ("last child", self.children - 1),
+                        ("absent child", self.children + 5)):
+            self.lookups[what] = await self.do(op=OP_MATCH, tokens=prefix + [1000 + c] * p,
+                                               wait=True)
+
+
+class CapacitySeq(RadixBaseSeq):
+    """Fill each finite structure to the point of refusal, check that the refusal
+    changed nothing, then evict everything and show the tree is usable again.
+
+    * lines: long keys until an INSERT is refused for lack of lines;
+    * nodes: one-page keys until an INSERT is refused for lack of node slots;
+    * index: root children whose first page hashes to one bucket, until that
+      bucket and the stash are full (the node table is nowhere near full).
+    """
+
+    def __init__(self, name: str, pred: RadixPredictor, rng: random.Random,
+                 snapshot: object) -> None:
+        super().__init__(name, pred, rng)
+        self.snapshot = snapshot          # async callable: compare every CSR with the model
+        self.refused: dict[str, int] = {}   # refusals whose cause was the structure named
+
+    def short_of(self, key: list[int]) -> str:
+        """Which structure a refused INSERT of `key` lacked, from the capacity mirror."""
+        hw = self.pred.hw
+        if not hw.free_slots:
+            return "node"
+        if -(-len(key) // LANES) > hw.free_lines:
+            return "line"
+        return "index"
+
+    async def fill(self, what: str, keys: list[list[int]], ns: int = 0) -> None:
+        refused = 0
+        for key in keys:
+            cmd = await self.do(op=OP_INSERT, ns=ns, tokens=key, kvs=self.fresh_kvs(len(key)),
+                                wait=True)
+            if cmd.rsp.status == ST_CAPACITY:
+                refused += self.short_of(key) == what
+                await self.snapshot(f"after a {what} refusal")
+                if refused >= 3:
+                    break
+        self.refused[what] = refused
+
+    async def recover(self) -> None:
+        await self.do(op=OP_EVICT, arg=1 << 30, wait=True)
+        key = [self.rng.randrange(1 << 20) for _ in range(3 * LANES)]
+        await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)), wait=True)
+        await self.do(op=OP_MATCH, tokens=key, wait=True)
+        await self.do(op=OP_SIZES, wait=True)
+        await self.snapshot("after recovery")
+
+    async def body(self) -> None:
+        p = self.pred.p
+        page = p.page_size
+        long_len = min(p.max_len, 16 * LANES) // page * page
+        lines_needed = p.token_cap // LANES
+        n_keys = lines_needed // (long_len // LANES) + 4
+        await self.fill("line", [[5000 + i] * page + [self.rng.randrange(1 << 20)
+                                                      for _ in range(long_len - page)]
+                                 for i in range(n_keys)])
+        await self.recover()
+        await self.do(op=OP_RESET, wait=True)
+        # One-page root children spread so that no bucket takes more than its
+        # ways: the node table, not the index, runs out.
+        per_bucket: dict[int, int] = {}
+        spread: list[list[int]] = []
+        t = 20000
+        while len(spread) < p.node_cap + 4:
+            b = bucket_of(0, 0, (t,) * page, p.hash_buckets)
+            if per_bucket.get(b, 0) < p.hash_ways or len(spread) >= p.node_cap - 1:
+                per_bucket[b] = per_bucket.get(b, 0) + 1
+                spread.append([t] * page)
+            t += 1
+        await self.fill("node", spread)
+        await self.recover()
+        await self.do(op=OP_RESET, wait=True)
+        # Root children (parent slot 0) whose first page lands in one bucket.
+        target = bucket_of(0, 0, (30000,) * page, p.hash_buckets)
+        colliding = [t for t in range(30000, 30000 + 200 * p.hash_buckets)
+                     if bucket_of(0, 0, (t,) * page, p.hash_buckets) == target]
+        need = p.hash_ways + p.stash_depth + 3
+        await self.fill("index", [[t] * page for t in colliding[:need]])
+        await self.recover()
+
+
+class LongEdgesSeq(RadixBaseSeq):
+    """Edges up to MaxLen, split at every line offset 0..15: first inside a leaf
+    (which starts at lane 0) and then inside its tail (which starts mid-line),
+    with every prefix looked up after each split."""
+
+    async def body(self) -> None:
+        p = self.pred.p
+        page = p.page_size
+        length = p.max_len // page * page
+        offsets = sorted({(o // page) * page for o in range(LANES)} | {page})
+        for case, lane in enumerate(offsets):
+            base = [40000 + case] + [self.rng.randrange(1 << 20) for _ in range(length - 1)]
+            await self.make_room(base, 0)
+            await self.do(op=OP_INSERT, tokens=base, kvs=self.fresh_kvs(length))
+            # first split: `cut` tokens into the leaf, at line offset `lane`
+            cut = max(page, min(length - page, LANES * self.rng.randrange(4) + lane))
+            cut -= cut % page
+            first = base[:cut] + [99] * page
+            await self.make_room(first, 0)
+            await self.do(op=OP_INSERT, tokens=first, kvs=self.fresh_kvs(len(first)))
+            # second split inside the tail, which starts at line offset cut % 16
+            cut2 = cut + max(page, ((LANES - lane) % LANES) or page)
+            if cut2 < length:
+                second = base[:cut2] + [98] * page
+                await self.make_room(second, 0)
+                await self.do(op=OP_INSERT, tokens=second, kvs=self.fresh_kvs(len(second)))
+            for end in (cut, cut2, length, cut + page, length - page):
+                if 0 < end <= length:
+                    await self.do(op=OP_MATCH, tokens=base[:end])
+            await self.do(op=OP_MATCH, tokens=base)
+
+
+class ScaleSeq(RadixBaseSeq):
+    """Fill a large configuration from workload traces until `tokens` tokens have
+    been inserted, evicting as the scheduler would when the pool is full."""
+
+    def __init__(self, name: str, pred: RadixPredictor, rng: random.Random,
+                 tokens: int) -> None:
+        super().__init__(name, pred, rng)
+        self.tokens = tokens
+
+    async def body(self) -> None:
+        max_len, num_ns = self.pred.p.max_len, self.pred.p.num_ns
+        stats = self.pred.model.stats
+        names = sorted(workloads.WORKLOADS)
+        i = 0
+        while stats.inserted_tokens < self.tokens:
+            trace = workloads.WORKLOADS[names[i % len(names)]](seed=self.rng.randrange(1 << 16),
+                                                             requests=64)
+            i += 1
+            for req in trace:
+                toks = [int(t) for t in req.tokens[:max_len]]
+                ns = req.namespace % num_ns
+                await self.do(op=OP_MATCH, ns=ns, tokens=toks[:-1])
+                await self.make_room(toks, ns)
+                await self.do(op=OP_INSERT, ns=ns, tokens=toks, kvs=self.fresh_kvs(len(toks)))
+        await self.do(op=OP_SIZES, wait=True)
