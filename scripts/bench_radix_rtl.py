@@ -7,6 +7,7 @@ of 300 MHz and timing closure there, which nothing here has shown (no Vivado).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 from pathlib import Path
@@ -22,13 +23,26 @@ SGLANG_US = {"match_576": 23.0, "insert": 74.0, "evict_32000_tokens": 25_000.0}
 V1_CYCLES = {"match_576": 1470, "insert_anchor": 1176, "evict_per_token": 2.35}
 
 
+BIG_NODE_CAP = 65536   # EVICT cost must not depend on NodeCap: measured at both sizes
+
+
+def _bench_json(test: registry.SimTest, seed: int, out: str, ci: bool) -> dict:
+    res = run_one(test, "verilator", seed, out_dir=BUILD_ROOT / "bench" / out, ci=ci)
+    if not res.passed:
+        raise RuntimeError(f"{test.name} ({out}) failed; replay: {res.replay()}")
+    return json.loads((res.out_dir / "bench.json").read_text())
+
+
 def run(seed: int = 1, ci: bool = False) -> dict:
     test = registry.TESTS["radix_bench"]
-    res = run_one(test, "verilator", seed, out_dir=BUILD_ROOT / "bench" / "radix", ci=ci)
-    if not res.passed:
-        raise RuntimeError(f"radix_bench failed; replay: {res.replay()}")
-    data = json.loads((res.out_dir / "bench.json").read_text())
-    return summarise(data["records"], data["params"])
+    data = _bench_json(test, seed, "radix", ci)
+    out = summarise(data["records"], data["params"])
+    big = dataclasses.replace(test, parameters={**test.parameters, "NodeCap": BIG_NODE_CAP})
+    big_data = _bench_json(big, seed, "radix_64k", ci)
+    out["evict_big"] = summarise(big_data["records"], big_data["params"]).get("evict")
+    fan = _bench_json(registry.TESTS["radix_fanout"], seed, "radix_fanout", ci)
+    out["fanout"] = fan
+    return out
 
 
 def summarise(records: list[dict], params: dict) -> dict:
@@ -38,6 +52,8 @@ def summarise(records: list[dict], params: dict) -> dict:
     anchor = [r for r in records if r["workload"] == "anchor"]
     m576 = [r for r in anchor if r["op"] == "MATCH" and r["result"] == 576]
     ins = [r for r in anchor if r["op"] == "INSERT"]
+    ins_new = [r for r in ins if r["result"] == 0]
+    rate = {r["tokens"]: r for r in records if r["workload"] == "edge_rate"}
     out: dict = {"clock_mhz": CLOCK_MHZ, "params": params,
                  "note": "cycles from Verilator simulation; us assume 300 MHz timing closure"}
     if m576:
@@ -49,12 +65,20 @@ def summarise(records: list[dict], params: dict) -> dict:
                             "speedup": round(SGLANG_US["match_576"] / us(c), 2),
                             "walk_cycles": round(walk, 1), "walk_nodes": nodes,
                             "tokens_per_walk_cycle": round(576 / walk, 3),
-                            "overhead_per_node": round((walk - 576) / nodes, 2)}
+                            "overhead_per_node": round((walk - 576 / 16) / nodes, 2)}
     if ins:
         c = statistics.mean(r["cycles"] for r in ins)
         out["insert_anchor"] = {"n": len(ins), "tokens": 576, "cycles": round(c, 1),
                                 "us": us(c), "sglang_us": SGLANG_US["insert"],
                                 "speedup": round(SGLANG_US["insert"] / us(c), 2)}
+    if ins_new:
+        c = statistics.mean(r["cycles"] for r in ins_new)
+        out["insert_new_576"] = {"n": len(ins_new), "cycles": round(c, 1), "us": us(c)}
+    if 1024 in rate and 512 in rate:
+        dw = rate[1024]["walk_cycles"] - rate[512]["walk_cycles"]
+        out["edge_rate"] = {"tokens_per_cycle": round(512 / dw, 2) if dw else None,
+                            "walk_1024": rate[1024]["walk_cycles"],
+                            "walk_512": rate[512]["walk_cycles"]}
     ev = [r for r in records if r["op"] == "EVICT" and r["result"] > 0]
     if ev:
         per_tok = sum(r["cycles"] for r in ev) / sum(r["result"] for r in ev)
@@ -63,7 +87,8 @@ def summarise(records: list[dict], params: dict) -> dict:
         cyc = sum(r["cycles"] for r in ev)
         out["evict"] = {"n": len(ev), "cycles_per_token": round(per_tok, 2),
                         "nodes": nodes, "tokens": toks,
-                        "cycles_per_node_net": round((cyc - toks / 16) / nodes, 2) if nodes else None,
+                        "cycles_per_node_net":
+                            round((cyc - toks / 16) / nodes, 2) if nodes else None,
                         "us_for_32000_tokens": us(per_tok * 32_000),
                         "sglang_us_for_32000_tokens": SGLANG_US["evict_32000_tokens"]}
     # MATCH cycles against matched length, on every workload.
@@ -107,11 +132,32 @@ def table(s: dict) -> str:
                     f"{V1_CYCLES['evict_per_token']} |")
         rows.append(f"| EVICT, per evicted node net of 1 cycle per 16 tokens "
                     f"({e['nodes']} nodes) | {e['cycles_per_node_net']} | | | NodeCap per node |")
+    if "insert_new_576" in s:
+        i = s["insert_new_576"]
+        rows.append(f"| INSERT, new 576-token sequence (bound 200) | {i['cycles']} | {i['us']} | "
+                    f"| |")
+    if s.get("evict_big"):
+        e = s["evict_big"]
+        rows.append(f"| EVICT, per evicted node net, NodeCap {BIG_NODE_CAP} "
+                    f"({e['nodes']} nodes) | {e['cycles_per_node_net']} | | | |")
+    if s.get("edge_rate"):
+        r = s["edge_rate"]
+        rows.append(f"| compare rate on one long edge (1024 vs 512 tokens) | "
+                    f"{r['tokens_per_cycle']} tokens/cycle | | | 1 token/cycle |")
+    if s.get("fanout"):
+        f = s["fanout"]
+        for what, cyc in f["walk_cycles"].items():
+            nodes = f["walk_nodes"][what]
+            kids = 1 if what == "one child" else f["children"]
+            rows.append(f"| walk, {what} of a node with {kids} children | {cyc} "
+                        f"({(cyc - nodes) / nodes:.1f} per node visited, net of one line "
+                        f"each) | | | sibling scan |")
     if "match_576" in s:
         m = s["match_576"]
         rows.append(f"\nWalk of a 576-token match: {m['walk_cycles']} cycles over "
                     f"{m['walk_nodes']} nodes = {m['tokens_per_walk_cycle']} tokens/cycle, "
-                    f"{m['overhead_per_node']} cycles of overhead per node visited.")
+                    f"{m['overhead_per_node']} cycles per node visited beyond 16 tokens per "
+                    f"cycle.")
     rows.append("\n| matched length | MATCH commands | mean cycles |\n|---|---|---|")
     rows += [f"| {k} | {v['n']} | {v['cycles_mean']} |" for k, v in s["match_by_length"].items()]
     return "\n".join(rows)

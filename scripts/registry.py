@@ -100,7 +100,7 @@ _RADIX = ("rtl/radix/radix.f",)
 _RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512, "HashBuckets": 16,
                  "HashWays": 4, "StashDepth": 2}
 # Big enough for the BRIEF §2 anchor: 576-token matches over 16 shared prompts.
-_RADIX_BENCH_PARAMS = {"NodeCap": 256, "TokenCap": 32768, "MaxLen": 1024, "HashBuckets": 128}
+_RADIX_BENCH_PARAMS = {"NodeCap": 4096, "TokenCap": 32768, "MaxLen": 1024, "HashBuckets": 1024}
 
 # 10,000 children of one node need 10,000 nodes, lines and index entries.
 _RADIX_FANOUT_PARAMS = {"NodeCap": 16384, "TokenCap": 262144, "MaxLen": 64,

@@ -98,7 +98,7 @@ module radix_core #(
   localparam int PathW    = $clog2(PathCap + 1);
   localparam int GenW     = 8;
   localparam int LockW    = 16;
-  localparam int StampW   = 48;
+  localparam int StampW   = 64;   // one stamp per cycle at 1 GHz wraps after 584 years
   localparam int PageBits = 32 * PageSize;
   localparam int BucketW  = $clog2(HashBuckets);
   localparam int WayW     = (HashWays > 1) ? $clog2(HashWays) : 1;

@@ -43,6 +43,14 @@ class AnchorSeq(RadixBaseSeq):
         for toks in requests:
             await self.test.record("anchor", await self.do(op=OP_MATCH, tokens=toks, wait=True))
         await self.test.record("anchor", await self.do(op=OP_EVICT, arg=4096, wait=True))
+        # Compare rate on one long edge: a whole 1024-token edge against the first 512
+        # tokens of another (which splits it): both walks enter exactly one node.
+        for length in (1024, 512):
+            key = [rng.randrange(32000) for _ in range(1024)]
+            await self.make_room(key, 0)
+            await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)), wait=True)
+            await self.test.record("edge_rate", await self.do(op=OP_MATCH, tokens=key[:length],
+                                                            wait=True))
 
 
 @pyuvm.test()

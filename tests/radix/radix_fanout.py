@@ -4,6 +4,8 @@ looked up, and finding a child costs the same walk cycles as with a single child
 
 from __future__ import annotations
 
+import json
+
 import pyuvm
 
 from uvm_env.common.config import env_int
@@ -37,6 +39,10 @@ class RadixFanoutTest(RadixBaseTest):
         names = list(seq.lookups)
         cycles = {names[i]: walk[i] for i in range(len(names))}
         self.logger.info(f"walk cycles by lookup: {cycles}")
+        (self.cfg.out_dir / "bench.json").write_text(json.dumps(
+            {"children": seq.children, "walk_cycles": cycles,
+             "walk_nodes": {"one child": 2, "first child": 2, "last child": 2,
+                            "absent child": 1}}, indent=1))
         sb = self.env.scoreboard
         sb.compare("walk cycles: one child vs first/last of many",
                    {"first child": cycles["one child"], "last child": cycles["one child"]},

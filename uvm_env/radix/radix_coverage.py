@@ -49,12 +49,24 @@ class RadixCoverage:
         def sample_lock(d: int) -> None:
             pass
 
+        @CoverPoint(f"{p}.in_flight", xf=lambda c: _bucket(c.in_flight_at_send, (0, 1, 3, 7)),
+                    bins=["<=0", "<=1", "<=3", "<=7"])
+        @CoverPoint(f"{p}.rsp_level", xf=lambda c: _bucket(c.rsp_level_at_send, (0, 2, 8)),
+                    bins=["<=0", "<=2", "<=8", ">8"])
+        @CoverCross(f"{p}.in_flight_x_rsp_level", items=[f"{p}.in_flight", f"{p}.rsp_level"],
+                    ign_bins=[("<=0", "<=2"), ("<=0", "<=8"), ("<=0", ">8")])
+        def sample_pipe(cmd: RadixCmd) -> None:
+            pass
+
         self._sample, self._split, self._evict, self._lock = (
             sample, sample_split, sample_evict, sample_lock)
+        self._pipe = sample_pipe
 
     def sample(self, cmd: RadixCmd, exp: object) -> None:
         from uvm_env.radix.protocol import OP_EVICT, OP_LOCK, OP_UNLOCK
         self._sample(cmd, exp)
+        if hasattr(cmd, "in_flight_at_send"):
+            self._pipe(cmd)
         if exp.rsp.status != 0:
             return
         if exp.split_at is not None:

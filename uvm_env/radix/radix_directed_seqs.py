@@ -28,7 +28,7 @@ class FanoutSeq(RadixBaseSeq):
     """One node with `children` children (pipelined inserts), then lookups of the
     first, the last and an absent child, each timed by the WALK_CYCLES probe."""
 
-    PREFIX = [7, 7, 7, 7]
+    PREFIX, PREFIX_ONE = [7, 7, 7, 7], [8, 8, 8, 8]
 
     def __init__(self, name: str, pred: RadixPredictor, rng: random.Random,
                  children: int) -> None:
@@ -38,10 +38,14 @@ class FanoutSeq(RadixBaseSeq):
 
     async def body(self) -> None:
         p = self.pred.p.page_size
+        # A node with exactly one child, looked up the same way as the big one.
+        one = self.PREFIX_ONE * p
+        await self.do(op=OP_INSERT, tokens=one, kvs=self.fresh_kvs(len(one)))
+        await self.do(op=OP_INSERT, tokens=one + [1000] * p, kvs=self.fresh_kvs(len(one) + p))
+        self.lookups["one child"] = await self.do(op=OP_MATCH, tokens=one + [1000] * p,
+                                                  wait=True)
         prefix = self.PREFIX * p
         await self.do(op=OP_INSERT, tokens=prefix, kvs=self.fresh_kvs(len(prefix)))
-        self.lookups["one child"] = await self.do(op=OP_MATCH, tokens=prefix + [1000] * p,
-                                                  wait=True)
         for c in range(self.children):
             key = prefix + [1000 + c] * p
             await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)))

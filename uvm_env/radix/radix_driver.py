@@ -28,6 +28,7 @@ class RadixDriver(uvm_driver):
     sink: AxiStreamSink
     data_w: int = 512
     window: int = 8
+    level_probe: object | None = None   # the DUT's response-FIFO level, for coverage
 
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
@@ -44,6 +45,8 @@ class RadixDriver(uvm_driver):
                 await self.space.wait()
             cmd.data_w = self.data_w
             cmd.in_flight_at_send = len(self.in_flight)
+            cmd.rsp_level_at_send = (int(self.level_probe.value)
+                                     if self.level_probe is not None else 0)
             cmd.t_sent = get_sim_time("ns")
             self.in_flight.append(cmd)
             self.max_in_flight = max(self.max_in_flight, len(self.in_flight))

@@ -57,6 +57,7 @@ class RadixEnv(uvm_env):
         self.driver = RadixDriver("driver", self)
         self.driver.source, self.driver.sink = source, sink
         self.driver.data_w = self.params.data_w
+        self.driver.level_probe = dut.u_core.rsp_level
         self.scoreboard = RadixScoreboard("scoreboard", self)
         self.scoreboard.params = self.params
 

@@ -91,10 +91,11 @@ class RandomOpsSeq(RadixBaseSeq):
 
     def __init__(self, name: str, pred: RadixPredictor, rng: random.Random, n_ops: int,
                  weights: dict[str, float], p_error: float = 0.0, alphabet: int = 4,
-                 max_tokens: int = 40, namespaces: int = 2) -> None:
+                 max_tokens: int = 40, namespaces: int = 2, p_long: float = 0.0) -> None:
         super().__init__(name, pred, rng)
         self.n_ops, self.weights, self.p_error = n_ops, weights, p_error
         self.alphabet, self.max_tokens, self.namespaces = alphabet, max_tokens, namespaces
+        self.p_long = p_long   # share of keys drawn up to MaxLen, which exhaust the lines
         self.keys: list[list[int]] = []
         self.locked: list[int] = []
 
@@ -104,9 +105,12 @@ class RandomOpsSeq(RadixBaseSeq):
         if self.keys and rng.random() < 0.7:
             src = rng.choice(self.keys)
             base = src[:rng.randint(0, len(src))]
-        extra = rng.randint(0 if base else 1, self.max_tokens)
+        limit = self.max_tokens
+        if rng.random() < self.p_long:
+            limit = self.pred.p.max_len
+        extra = rng.randint(0 if base else 1, limit)
         out = base + [rng.randrange(self.alphabet) for _ in range(extra)]
-        return out[:min(self.max_tokens, self.pred.p.max_len)] or [0]
+        return out[:min(limit, self.pred.p.max_len)] or [0]
 
     async def body(self) -> None:
         rng, ops = self.rng, list(self.weights)

@@ -18,9 +18,10 @@ class RadixRandomBase(RadixBaseTest):
     alphabet = 4
     max_tokens = 40
     namespaces = 2
+    p_long = 0.0
 
     def make_sequence(self) -> RandomOpsSeq:
         return RandomOpsSeq("random", self.env.scoreboard.pred, self.cfg.child_rng("seq"),
                             n_ops=env_int("N_OPS", 500), weights=self.mix, p_error=self.p_error,
                             alphabet=self.alphabet, max_tokens=self.max_tokens,
-                            namespaces=self.namespaces)
+                            namespaces=self.namespaces, p_long=self.p_long)
