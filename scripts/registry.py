@@ -201,7 +201,7 @@ TESTS: dict[str, SimTest] = {
             filelists=_RADIX,
             parameters=_RADIX_PARAMS,
             sims=VERILATOR,
-            env={"N_OPS": "2000"},
+            env={"N_OPS": "20000"},
             ci_env={"N_OPS": "400"},
         ),
         _entry(
