@@ -45,16 +45,17 @@ module common_stream_props #(
   assign in_hs  = rst_ni && in_valid_i && in_ready_i;
   assign out_hs = rst_ni && out_valid_i && out_ready_i;
 
-  logic            past_valid_q = 1'b0;
-  logic            init_q = 1'b0;
+  logic            past_valid_q, init_q;
   logic [CntW-1:0] occ_q, wait_q, ahead_q;
   logic            live_q, tag_seen_ahead_q;
   logic [Width-1:0] tag_data_q;
 
-  always @(posedge clk_i) begin
-    past_valid_q <= 1'b1;
-    if (!rst_ni) init_q <= 1'b1;
-  end
+  common_fv_reset u_reset (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .past_valid_o (past_valid_q),
+    .init_o       (init_q)
+  );
 
   // ---------------------------------------------------------------- tracking
   always @(posedge clk_i) begin
@@ -88,10 +89,6 @@ module common_stream_props #(
   assign tag_data_o  = tag_data_q;
 
   // ---------------------------------------------------------------- assumptions
-  always @(posedge clk_i) begin
-    if (!past_valid_q) assume (!rst_ni);
-  end
-
   always @(posedge clk_i) begin
     if (past_valid_q && $past(rst_ni) && rst_ni && $past(in_valid_i && !in_ready_i)) begin
       assume (in_valid_i);
