@@ -31,7 +31,9 @@ def sim_build_args(sim: str) -> list[str]:
     """Simulator flags every build gets (besides ASSERT_DEFINES)."""
     if sim == "verilator":
         # --assert compiles SVA and immediate assertions (and unique/priority case checks).
-        return ["-Wno-fatal", "--assert"]
+        # Verilator reports an elaboration-time $error / $fatal (COMMON_PARAM_CHECK) as a
+        # warning, which -Wno-fatal would let pass: make those two errors again.
+        return ["-Wno-fatal", "-Werror-USERERROR", "-Werror-USERFATAL", "--assert"]
     # Icarus has no module search path by default; rtl/common holds modules (the
     # protocol checker) that other blocks' file lists need not name.
     return ["-y", str(ROOT / "rtl" / "common"), "-Y", ".sv"]
