@@ -84,7 +84,8 @@ def summary_lines(workdir: Path) -> list[str]:
     return [ln for ln in lines if any(k in ln for k in keys)][-12:]
 
 
-def run_proof(sby: Path, env: dict[str, str]) -> ProofResult:
+def run_proof(sby: Path, env: dict[str, str], workroot: Path = BUILD) -> ProofResult:
+    """Run every task of one .sby file, each in workroot/<stem>_<task>/."""
     start = time.monotonic()
     names = tasks(sby)
     passed, detail = True, []
@@ -93,7 +94,7 @@ def run_proof(sby: Path, env: dict[str, str]) -> ProofResult:
         passed = False
         detail.append(f"needs a prove* and a cover* task, has {names}")
     for task in names:
-        workdir = BUILD / f"{sby.stem}_{task}"
+        workdir = workroot / f"{sby.stem}_{task}"
         shutil.rmtree(workdir, ignore_errors=True)
         cmd = [str(VENV_BIN / "yowasp-sby"), "-j1", "-d", str(workdir), str(sby), task]
         proc = subprocess.run(cmd, cwd=sby.parent, env=env, capture_output=True, text=True)
@@ -102,7 +103,7 @@ def run_proof(sby: Path, env: dict[str, str]) -> ProofResult:
         if not ok:
             passed = False
             detail.append(f"{task}: {' '.join(status) or f'exit {proc.returncode}'} "
-                          f"(log {workdir.relative_to(ROOT)}/logfile.txt)")
+                          f"(log {workdir}/logfile.txt)")
             detail += [f"  {ln}" for ln in summary_lines(workdir)]
     return ProofResult(sby.stem, sby, passed, time.monotonic() - start, detail)
 
