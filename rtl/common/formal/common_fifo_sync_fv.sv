@@ -21,8 +21,9 @@ module common_fifo_sync_fv #(
   localparam int LevelW = $clog2(Depth + 1);
   localparam int AddrW  = $clog2(Depth);
 
-  logic              in_ready, out_valid, full, empty;
-  logic [Width-1:0]  out_data;
+  // DUT outputs, the first three named as the contract's ports (connected by `.*`).
+  logic              in_ready_i, out_valid_i, full, empty;
+  logic [Width-1:0]  out_data_i;
   logic [LevelW-1:0] level;
 
   common_fifo_sync #(
@@ -33,19 +34,20 @@ module common_fifo_sync_fv #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .in_valid_i  (in_valid_i),
-    .in_ready_o  (in_ready),
+    .in_ready_o  (in_ready_i),
     .in_data_i   (in_data_i),
-    .out_valid_o (out_valid),
+    .out_valid_o (out_valid_i),
     .out_ready_i (out_ready_i),
-    .out_data_o  (out_data),
+    .out_data_o  (out_data_i),
     .level_o     (level),
     .full_o      (full),
     .empty_o     (empty)
   );
 
-  logic             init, tag_live;
-  logic [CntW-1:0]  occ, tag_ahead;
-  logic [Width-1:0] tag_data;
+  // The contract's outputs, named as its ports (connected by `.*`).
+  logic             init_o, tag_live_o;
+  logic [CntW-1:0]  occ_o, tag_ahead_o;
+  logic [Width-1:0] tag_data_o;
 
   // Push to out_valid takes three cycles: two with the beat inside and out_valid low.
   common_stream_props #(
@@ -53,22 +55,7 @@ module common_fifo_sync_fv #(
     .Capacity   (Depth),
     .MaxLatency (2),
     .CntW       (CntW)
-  ) u_props (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (in_valid_i),
-    .in_ready_i  (in_ready),
-    .in_data_i   (in_data_i),
-    .out_valid_i (out_valid),
-    .out_ready_i (out_ready_i),
-    .out_data_i  (out_data),
-    .tag_i       (tag_i),
-    .init_o      (init),
-    .occ_o       (occ),
-    .tag_live_o  (tag_live),
-    .tag_ahead_o (tag_ahead),
-    .tag_data_o  (tag_data)
-  );
+  ) u_props (.*);
 
   // Probes, driven by the .sby script (see the names there).
   logic [LevelW-1:0]      p_ram_level;
@@ -84,7 +71,7 @@ module common_fifo_sync_fv #(
   int unsigned      ram_idx;
   logic [Width-1:0] ram_word;
   always @(*) begin
-    ram_idx  = (32'(p_rptr) + 32'(tag_ahead) - 32'(p_out_occ) - 32'(p_rd_pend)) % Depth;
+    ram_idx  = (32'(p_rptr) + 32'(tag_ahead_o) - 32'(p_out_occ) - 32'(p_rd_pend)) % Depth;
     ram_word = '0;
     for (int i = 0; i < Depth; i++) begin
       if (ram_idx == i) ram_word = p_mem[i*Width +: Width];
@@ -94,25 +81,25 @@ module common_fifo_sync_fv #(
   // Where the tagged beat must be. (Written as implications, not as `if` on a
   // probe: Yosys' proc leaves such a condition undriven once the probe is connected late.)
   logic in_out_regs, in_flight;
-  assign in_out_regs = 32'(tag_ahead) < 32'(p_out_occ);
-  assign in_flight   = !in_out_regs && 32'(tag_ahead) == 32'(p_out_occ) && p_rd_pend;
+  assign in_out_regs = 32'(tag_ahead_o) < 32'(p_out_occ);
+  assign in_flight   = !in_out_regs && 32'(tag_ahead_o) == 32'(p_out_occ) && p_rd_pend;
 
   // Status outputs and inductive invariants.
   always @(*) begin
-    if (init) begin
-      assert (level == LevelW'(occ));
-      assert (empty == (occ == '0));
-      assert (full == (occ == CntW'(Depth)));
-      assert (32'(occ) == 32'(p_ram_level) + 32'(p_rd_pend) + 32'(p_out_occ));
-      assert (p_out_occ == 2'(out_valid) + 2'(p_skid_valid));
-      assert (!p_skid_valid || out_valid);
+    if (init_o) begin
+      assert (level == LevelW'(occ_o));
+      assert (empty == (occ_o == '0));
+      assert (full == (occ_o == CntW'(Depth)));
+      assert (32'(occ_o) == 32'(p_ram_level) + 32'(p_rd_pend) + 32'(p_out_occ));
+      assert (p_out_occ == 2'(out_valid_i) + 2'(p_skid_valid));
+      assert (!p_skid_valid || out_valid_i);
       assert (32'(p_out_occ) + 32'(p_rd_pend) <= 2);
       assert (32'(p_rptr) < Depth && 32'(p_wptr) < Depth);
       assert (32'(p_wptr) == (32'(p_rptr) + 32'(p_ram_level)) % Depth);
-      assert (!tag_live || !in_out_regs ||
-              (tag_ahead == '0 ? out_data : p_skid_data) == tag_data);
-      assert (!tag_live || !in_flight || p_ram_rdata == tag_data);
-      assert (!tag_live || in_out_regs || in_flight || ram_word == tag_data);
+      assert (!tag_live_o || !in_out_regs ||
+              (tag_ahead_o == '0 ? out_data_i : p_skid_data) == tag_data_o);
+      assert (!tag_live_o || !in_flight || p_ram_rdata == tag_data_o);
+      assert (!tag_live_o || in_out_regs || in_flight || ram_word == tag_data_o);
     end
   end
 

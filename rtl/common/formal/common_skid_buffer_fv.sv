@@ -18,56 +18,43 @@ module common_skid_buffer_fv #(
 
   localparam int CntW = 3;
 
-  logic             in_ready, out_valid;
-  logic [Width-1:0] out_data;
+  // DUT outputs, named as the contract's ports (connected by `.*`).
+  logic             in_ready_i, out_valid_i;
+  logic [Width-1:0] out_data_i;
 
   common_skid_buffer #(.Width(Width)) u_dut (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .in_valid_i  (in_valid_i),
-    .in_ready_o  (in_ready),
+    .in_ready_o  (in_ready_i),
     .in_data_i   (in_data_i),
-    .out_valid_o (out_valid),
+    .out_valid_o (out_valid_i),
     .out_ready_i (out_ready_i),
-    .out_data_o  (out_data)
+    .out_data_o  (out_data_i)
   );
 
-  logic             init, tag_live;
-  logic [CntW-1:0]  occ, tag_ahead;
-  logic [Width-1:0] tag_data;
+  // The contract's outputs, named as its ports (connected by `.*`).
+  logic             init_o, tag_live_o;
+  logic [CntW-1:0]  occ_o, tag_ahead_o;
+  logic [Width-1:0] tag_data_o;
 
   common_stream_props #(
     .Width      (Width),
     .Capacity   (2),
     .MaxLatency (0),
     .CntW       (CntW)
-  ) u_props (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (in_valid_i),
-    .in_ready_i  (in_ready),
-    .in_data_i   (in_data_i),
-    .out_valid_i (out_valid),
-    .out_ready_i (out_ready_i),
-    .out_data_i  (out_data),
-    .tag_i       (tag_i),
-    .init_o      (init),
-    .occ_o       (occ),
-    .tag_live_o  (tag_live),
-    .tag_ahead_o (tag_ahead),
-    .tag_data_o  (tag_data)
-  );
+  ) u_props (.*);
 
   // Probe, driven by the .sby script: u_dut.skid_data_q.
   logic [Width-1:0] p_skid_data;
 
   // Inductive invariants: the out register holds the head, the skid register
-  // (full exactly when in_ready is low) the second beat.
+  // (full exactly when in_ready_i is low) the second beat.
   always @(*) begin
-    if (init) begin
-      assert (occ == CntW'(out_valid) + CntW'(!in_ready));
-      if (!in_ready) assert (out_valid);
-      if (tag_live && tag_ahead == 1) assert (p_skid_data == tag_data);
+    if (init_o) begin
+      assert (occ_o == CntW'(out_valid_i) + CntW'(!in_ready_i));
+      if (!in_ready_i) assert (out_valid_i);
+      if (tag_live_o && tag_ahead_o == 1) assert (p_skid_data == tag_data_o);
     end
   end
 
