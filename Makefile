@@ -11,9 +11,10 @@ TEST  ?=
 SIM   ?= verilator
 SEED  ?=
 WAVES ?= 0
+PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup sim test lint bench list-tests clean
+.PHONY: help setup sim test lint formal bench list-tests clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -29,6 +30,9 @@ test: setup ## Everything CI runs: pytest suites + CI-sized simulation regressio
 
 lint: setup ## verilator --lint-only -Wall on every RTL top, and ruff on all Python
 	@$(PY) -m scripts.lint
+
+formal: setup ## SymbiYosys proofs beside the RTL (rtl/*/formal/*.sby): make formal [PROOFS=pattern]
+	@$(PY) -m scripts.formal --proofs "$(PROOFS)"
 
 bench: setup ## Benchmarks: RTL cycle counts, model speed, peers side by side (build/bench/)
 	@$(PY) -m scripts.bench

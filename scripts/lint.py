@@ -10,6 +10,7 @@ from pathlib import Path
 
 from scripts import registry
 from scripts.registry import ROOT
+from scripts.sim import ASSERT_DEFINES
 
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
@@ -20,7 +21,9 @@ def lint_targets() -> dict[str, registry.SimTest]:
 
 
 def verilator_lint(test: registry.SimTest) -> tuple[bool, str]:
-    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", test.top,
+    # With the simulation defines and --assert, so the assertion code is linted too.
+    cmd = ["verilator", "--lint-only", "-Wall", "--assert", "--top-module", test.top,
+           *[f"-D{k}={v}" for k, v in ASSERT_DEFINES.items()],
            *[f"-I{d}" for d in test.include_dirs()],
            *[f"-G{k}={v}" for k, v in test.parameters.items()],
            str(ROOT / "rtl" / "lint.vlt"), *map(str, test.sources())]

@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make test`: model unit tests (pytest), the CI-sized regression, and the dashboard.
+"""`make test`: lint, formal proofs, model unit tests (pytest), the CI-sized regression,
+and the dashboard.
+
+`make lint` counts as one test and each `make formal` proof (one .sby file, all its
+tasks) as one more.
 
 The regression is `make regress` at CI size (scripts/regress.py: seed 1, each test's
 ci_sims and ci_env), so CI and a full regression share one runner and one output layout
@@ -18,10 +22,26 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
-from scripts import browser_check, dashboard, regress
+from scripts import browser_check, dashboard, formal, lint, regress
 from scripts.registry import ROOT, SIMULATORS
 
 CI_SEED = 1  # fixed, so CI is reproducible; `make regress` sweeps seeds
+
+
+def run_lint() -> tuple[int, int]:
+    """`make lint` (verilator -Wall on every top, ruff): one test."""
+    print("lint:", flush=True)
+    return (1, 0) if lint.main() == 0 else (0, 1)
+
+
+def run_formal() -> tuple[int, int]:
+    """`make formal`: each proof (prove and cover tasks of one .sby file) is one test."""
+    results = formal.run_all()
+    if not results:
+        print("formal: no proofs found")
+        return 0, 1
+    passed = sum(r.passed for r in results)
+    return passed, len(results) - passed
 
 
 def run_pytest() -> tuple[int, int]:
@@ -77,18 +97,25 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tests", default="", help="only simulation tests whose name contains this")
     ap.add_argument("--no-pytest", action="store_true")
+    ap.add_argument("--no-lint", action="store_true")
+    ap.add_argument("--no-formal", action="store_true")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
                     help="simulator processes at a time (default: $JOBS or 2)")
     args = ap.parse_args()
     start = time.monotonic()
+    lint_pass, lint_fail = (0, 0) if args.no_lint else run_lint()
+    fv_pass, fv_fail = (0, 0) if args.no_formal else run_formal()
     py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
     sim_pass, sim_fail = run_sims(args.tests, args.jobs)
     dash_pass, dash_fail = run_dashboard()
-    print(f"\npytest: {py_pass} passed, {py_fail} failed; "
+    print(f"\nlint: {'passed' if lint_pass else 'failed' if lint_fail else 'not run'}; "
+          f"formal: {fv_pass} passed, {fv_fail} failed; "
+          f"pytest: {py_pass} passed, {py_fail} failed; "
           f"simulation: {sim_pass} passed, {sim_fail} failed; "
           f"dashboard: {'passed' if dash_pass else 'failed'}; "
           f"{time.monotonic() - start:.0f} s")
-    total_pass, total_fail = py_pass + sim_pass + dash_pass, py_fail + sim_fail + dash_fail
+    total_pass = lint_pass + fv_pass + py_pass + sim_pass + dash_pass
+    total_fail = lint_fail + fv_fail + py_fail + sim_fail + dash_fail
     if total_pass + total_fail == 0:
         print("no tests ran")
         return 1

@@ -22,6 +22,21 @@ BUILD_ROOT = ROOT / "build" / "sim"
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 EXIT_USAGE = 2
 COVERAGE_DAT = "coverage.dat"  # Verilator code coverage, written at the end of a run
+# Assertions are live in every simulation: protocol checkers (common_axis_checker) and
+# the blocks' own checks are built in, and a failing one calls $fatal, which fails the test.
+ASSERT_DEFINES = {"COMMON_ASSERT_ON": 1}
+
+
+def sim_build_args(sim: str) -> list[str]:
+    """Simulator flags every build gets (besides ASSERT_DEFINES)."""
+    if sim == "verilator":
+        # --assert compiles SVA and immediate assertions (and unique/priority case checks).
+        # Verilator reports an elaboration-time $error / $fatal (COMMON_PARAM_CHECK) as a
+        # warning, which -Wno-fatal would let pass: make those two errors again.
+        return ["-Wno-fatal", "-Werror-USERERROR", "-Werror-USERFATAL", "--assert"]
+    # Icarus has no module search path by default; rtl/common holds modules (the
+    # protocol checker) that other blocks' file lists need not name.
+    return ["-y", str(ROOT / "rtl" / "common"), "-Y", ".sv"]
 
 
 @dataclass
@@ -75,7 +90,7 @@ def run_one(
     results.unlink(missing_ok=True)
 
     runner = get_runner(sim)
-    build_args = ["-Wno-fatal"] if sim == "verilator" else []
+    build_args = sim_build_args(sim)
     plusargs: list[str] = []
     if sim == "verilator":
         # Code coverage is always built in: it costs ~25 % build time and next to no
@@ -91,12 +106,19 @@ def run_one(
     # Regression jobs may build the same configuration at once; one builds, the rest wait.
     with open(bdir / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        # A build made with other flags (e.g. before assertions were built in) is redone:
+        # cocotb's runner only compares file dates.
+        flags = repr((build_args, sorted(ASSERT_DEFINES.items()), waves))
+        stamp = bdir / ".build_flags"
+        rebuild = not stamp.exists() or stamp.read_text() != flags
         try:
             runner.build(
+                always=rebuild,
                 sources=test.sources(),
                 includes=test.include_dirs(),
                 hdl_toplevel=test.top,
                 parameters=dict(test.parameters),
+                defines=ASSERT_DEFINES,
                 build_args=build_args,
                 # Invariant checks in the RTL are live in every simulation.
                 defines={"RADIX_ASSERT": 1},
@@ -108,6 +130,7 @@ def run_one(
         except (SystemExit, Exception) as exc:  # noqa: BLE001 - report any build failure
             return SimResult(test.name, sim, seed, False, out_dir,
                              errors=[f"build failed: {exc}; see {out_dir / 'build.log'}"])
+        stamp.write_text(flags)
     env = {"PYTHONPATH": str(ROOT), "SIM_OUT_DIR": str(out_dir), **knob_env(test, ci)}
     env.update(extra_env or {})
     try:
@@ -125,8 +148,8 @@ def run_one(
             plusargs=plusargs,
             log_file=log,
         )
-    except SystemExit:
-        pass  # the simulator failed; results.xml (if any) and the log tell why
+    except (SystemExit, RuntimeError):
+        pass  # the simulator failed (e.g. $fatal); results.xml (if any) and the log tell why
     res = SimResult(test.name, sim, seed, False, out_dir, wall_s=time.monotonic() - started)
     res.passed, res.sim_time_ns = _read_results(results)
     if not res.passed:

@@ -1,3 +1,4 @@
+common_axis_checker.sv
 common_ram_sdp.sv
 common_skid_buffer.sv
 common_fifo_sync.sv

@@ -115,11 +115,17 @@ module common_fifo_sync #(
 
 `ifdef COMMON_ASSERT_ON
   // The read credit scheme guarantees the skid buffer never refuses RAM data.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) rd_pend_q |-> skid_in_ready);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && rd_pend_q) begin
+      assert (skid_in_ready) else $fatal(1, "%m: RAM read data refused by the output buffer");
+    end
+  end
 `else
   logic unused_skid_in_ready;
   assign unused_skid_in_ready = skid_in_ready;
 `endif
+  // Protocol on the push port (upstream's promise); u_out checks the pop port.
+  `COMMON_AXIS_CHECK(u_in_chk, Width, in_valid_i, in_ready_o, in_data_i, 1'b0)
 
 endmodule
 

@@ -13,4 +13,17 @@
   if (!(cond)) begin : name $error(msg); end
 `endif
 
+// AXI4-Stream protocol checker on a valid/ready port of the enclosing module,
+// which must have clk_i and rst_ni (see common_axis_checker.sv). Expands to
+// nothing unless COMMON_ASSERT_ON is defined (every simulation defines it).
+//   `COMMON_AXIS_CHECK(u_out_chk, Width, out_valid_o, out_ready_i, out_data_o, 1'b0)
+`ifdef COMMON_ASSERT_ON
+`define COMMON_AXIS_CHECK(name, width, valid, ready, data, last) \
+  common_axis_checker #(.DataW(width)) name ( \
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(valid), .ready_i(ready), .data_i(data), \
+    .last_i(last));
+`else
+`define COMMON_AXIS_CHECK(name, width, valid, ready, data, last)
+`endif
+
 `endif // COMMON_MACROS_SVH

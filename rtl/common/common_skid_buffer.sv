@@ -68,14 +68,9 @@ module common_skid_buffer #(
   assign out_valid_o = out_valid_q;
   assign out_data_o  = out_data_q;
 
-`ifdef COMMON_ASSERT_ON
-  // A beat offered downstream stays put until it is taken.
-  property p_out_stable;
-    @(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && !out_ready_i |=> out_valid_o && $stable(out_data_o);
-  endproperty
-  assert property (p_out_stable);
-`endif
+  // Protocol on both ports: upstream's promise and this buffer's (simulation only).
+  `COMMON_AXIS_CHECK(u_in_chk, Width, in_valid_i, in_ready_o, in_data_i, 1'b0)
+  `COMMON_AXIS_CHECK(u_out_chk, Width, out_valid_o, out_ready_i, out_data_o, 1'b0)
 
 endmodule
 

@@ -32,10 +32,15 @@ def test_names_are_unique_and_match_module_names():
 
 
 def test_every_rtl_file_is_in_a_file_list():
+    """Design files are in a block file list; formal harnesses (rtl/<blk>/formal/) are in
+    the [files] section of a .sby proof."""
     listed = {p.resolve() for t in registry.TESTS.values() for p in t.sources()}
     for blk_list in (ROOT / "rtl").glob("*/*.f"):
         for line in blk_list.read_text().split():
             listed.add((blk_list.parent / line).resolve())
+    for sby in (ROOT / "rtl").glob("*/formal/*.sby"):
+        files = sby.read_text().split("[files]", 1)[1].split("\n[", 1)[0]
+        listed |= {(sby.parent / ln.strip()).resolve() for ln in files.splitlines() if ln.strip()}
     for sv in (ROOT / "rtl").rglob("*.sv"):
         assert sv.resolve() in listed, f"{sv} is in no file list"
 
