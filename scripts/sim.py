@@ -97,8 +97,7 @@ def run_one(
         # run time (simulation is bound by Python), and one build serves make sim,
         # make test and make regress alike. Line (with branch) and toggle only:
         # --coverage-expr hits a Verilator 5.049 internal error on radix_core.sv (PageSize=16).
-        build_args += [str(ROOT / "rtl" / "lint.vlt"), "--coverage-line", "--coverage-toggle",
-                       "--assert"]
+        build_args += [str(ROOT / "rtl" / "lint.vlt"), "--coverage-line", "--coverage-toggle"]
         cov_dat = out_dir / COVERAGE_DAT
         cov_dat.unlink(missing_ok=True)
         plusargs.append(f"+verilator+coverage+file+{cov_dat}")
@@ -120,8 +119,6 @@ def run_one(
                 parameters=dict(test.parameters),
                 defines=ASSERT_DEFINES,
                 build_args=build_args,
-                # Invariant checks in the RTL are live in every simulation.
-                defines={"RADIX_ASSERT": 1},
                 build_dir=bdir,
                 timescale=("1ns", "1ps"),
                 waves=waves,

@@ -302,7 +302,7 @@ module radix_child_index #(
   assign stash_free_o = n_st_free;
   assign used_o       = used_q;
 
-`ifdef RADIX_ASSERT
+`ifdef COMMON_ASSERT_ON
   always_ff @(posedge clk_i) begin
     if (rst_ni && overflow_o) $fatal(1, "radix_child_index: INSERT without room");
     if (rst_ni && state_q == X_WRITE && op_q == radix_pkg::IX_INSERT && (any_way_hit || any_st_hit))

@@ -1569,18 +1569,17 @@ module radix_core #(
   assign evict_skips_o    = skips_q;
 
 
-`ifdef RADIX_ASSERT
+  // Stream protocol on both ports (valid held, payload stable while stalled, no X).
+  `COMMON_AXIS_CHECK(u_cmd_chk, DataW, cmd_tvalid_i, cmd_tready_o, cmd_tdata_i, cmd_tlast_i)
+  `COMMON_AXIS_CHECK(u_rsp_chk, DataW, rsp_tvalid_o, rsp_tready_i, rsp_tdata_o, rsp_tlast_o)
+
+`ifdef COMMON_ASSERT_ON
   // Invariants the design relies on; compiled into every simulation.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
       if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
       if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
-`ifndef __ICARUS__
-      if ($past(rsp_tvalid_o && !rsp_tready_i) && (!rsp_tvalid_o ||
-          rsp_tdata_o != $past(rsp_tdata_o) || rsp_tlast_o != $past(rsp_tlast_o)))
-        $fatal(1, "radix_core: response valid dropped or data changed while stalled");
-`endif
       if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
         $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
     end

@@ -116,7 +116,7 @@ module radix_free_stack #(
   assign ready_o     = !filling_q && !init_i;
   assign count_o     = count_q;
 
-`ifdef RADIX_ASSERT
+`ifdef COMMON_ASSERT_ON
   always_ff @(posedge clk_i) begin
     if (rst_ni && !filling_q && !init_i) begin
       if ((pop_i || peek_i) && count_q == '0) $fatal(1, "radix_free_stack: pop of an empty stack");
