@@ -173,6 +173,15 @@ module radix_child_index #(
   assign n_free_ways  = (WayW + 1)'(count(16'(way_free)));
   assign n_st_free    = (StashW + 1)'(count(16'(st_free)));
 
+  // The child field of one way, selected without a multiply.
+  function automatic logic [NodeW-1:0] way_child(input logic [RowW-1:0] row,
+                                                 input logic [WayW-1:0] way);
+    way_child = '0;
+    for (int w = 0; w < HashWays; w++) begin
+      if (WayW'(w) == way) way_child = row[w*EntryW +: NodeW];
+    end
+  endfunction
+
   function automatic logic [LocW-1:0] loc_bucket(input logic [BucketW-1:0] b,
                                                  input logic [WayW-1:0] w);
     loc_bucket = LocW'({b, w});
@@ -195,13 +204,19 @@ module radix_child_index #(
                                                  input logic [WayW-1:0] way,
                                                  input logic [EntryW-1:0] entry,
                                                  input logic [NodeW-1:0] child);
+    // A loop over ways with constant offsets: EntryW is no power of two, and a
+    // variable way * EntryW would be a runtime multiply on the write-data path.
     row_update = row;
-    unique case (op)
-      radix_pkg::IX_INSERT:   row_update[way*EntryW +: EntryW] = entry;
-      radix_pkg::IX_SETCHILD: row_update[way*EntryW +: NodeW] = child;
-      radix_pkg::IX_DELETE:   row_update[way*EntryW + EntryW - 1] = 1'b0;
-      default: ;
-    endcase
+    for (int w = 0; w < HashWays; w++) begin
+      if (WayW'(w) == way) begin
+        unique case (op)
+          radix_pkg::IX_INSERT:   row_update[w*EntryW +: EntryW] = entry;
+          radix_pkg::IX_SETCHILD: row_update[w*EntryW +: NodeW] = child;
+          radix_pkg::IX_DELETE:   row_update[w*EntryW + EntryW - 1] = 1'b0;
+          default: ;
+        endcase
+      end
+    end
   endfunction
 
   assign ram_re    = (state_q == X_READ);
@@ -262,7 +277,7 @@ module radix_child_index #(
         X_CMP: begin
           // Results of a LOOKUP; the compare vectors settle from row_q this cycle.
           hit_o        <= any_way_hit || any_st_hit;
-          child_o      <= any_way_hit ? row_q[hit_way*EntryW +: NodeW] : st_child_q[hit_st];
+          child_o      <= any_way_hit ? way_child(row_q, hit_way) : st_child_q[hit_st];
           loc_o        <= any_way_hit ? loc_bucket(bucket_q, hit_way) : loc_stash(hit_st);
           bucket_o     <= bucket_q;
           free_ways_o  <= n_free_ways;

@@ -221,7 +221,7 @@ module radix_core #(
   logic             lock_pass2_q;
 
   // Global
-  logic [StampW-1:0] clock_q;
+  logic [StampW-1:0] clock_q, op_stamp_q;   // op_stamp_q: the current command's stamp
   logic [NodeW-1:0] lru_head_q, lru_tail_q;
   logic [31:0]      evictable_q, protected_q;
   logic [31:0]      lookups_q, queried_q, hit_q, inserts_q, inserted_q, splits_q;
@@ -1086,8 +1086,9 @@ module radix_core #(
               // SGLang returns before touching the tree: no stamp.
               state_q <= S_C_RESULT;
             end else begin
-              clock_q <= clock_q + 1'b1;
-              d_q     <= '0;
+              clock_q    <= clock_q + 1'b1;
+              op_stamp_q <= clock_q + 1'b1;
+              d_q        <= '0;
               state_q <= S_C_STAMP;
             end
           end
@@ -1185,7 +1186,7 @@ module radix_core #(
           nd_waddr <= cand_q;
           nd_wdata <= node_word(1'b1, c_gen_q, ns_q, new_up_q, split_line_q,
                                 (c_off_q + 4'(split_q)) & 4'hF, c_len_q - split_q, c_lock_q,
-                                clock_q - 1'b1, c_nchild_q, ix_loc);
+                                op_stamp_q, c_nchild_q, ix_loc);
           // LRU: the upper node is the newest so far
           mv_q     <= new_up_q;
           ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_up_q;
