@@ -1,32 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """rtl/fsm/fsm_pkg.sv and uvm_env/fsm/protocol.py must agree on every code and offset."""
 
-import re
-
 from scripts.registry import ROOT
+from uvm_env.common.sv_pkg import localparams
 from uvm_env.fsm import protocol
 
 PKG = ROOT / "rtl" / "fsm" / "fsm_pkg.sv"
 
 
 def pkg_constants() -> dict[str, int]:
-    out = {}
-    pat = re.compile(r"localparam\s+(?:int|logic\s*\[[^\]]+\])\s+(\w+)\s*=\s*([^;]+);")
-    for name, value in pat.findall(PKG.read_text()):
-        value = value.strip()
-        m = re.fullmatch(r"(?:\d+)?'[hH]([0-9a-fA-F_]+)", value)
-        if m:
-            out[name] = int(m.group(1).replace("_", ""), 16)
-        elif re.fullmatch(r"(?:\d+)?'[dD]?(\d+)", value):
-            out[name] = int(re.sub(r".*'[dD]?", "", value))
-        elif value.isdigit():
-            out[name] = int(value)
-        elif value in out:
-            out[name] = out[value]
-        elif "+" in value:
-            a, b = (v.strip() for v in value.split("+"))
-            out[name] = out[a] + out[b]
-    return out
+    return localparams(PKG)
 
 
 def test_opcodes_and_status_codes():

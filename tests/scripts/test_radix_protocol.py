@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: Apache-2.0
+"""rtl/radix/radix_pkg.sv and uvm_env/radix/protocol.py must agree on every code and offset."""
+
+from scripts.registry import ROOT
+from uvm_env.common.sv_pkg import localparams
+from uvm_env.radix import protocol
+
+PKG = localparams(ROOT / "rtl" / "radix" / "radix_pkg.sv")
+
+
+def test_opcodes_and_status_codes():
+    assert {k[3:]: v for k, v in PKG.items() if k.startswith("OP_")} == \
+        {name: code for code, name in protocol.OP_NAMES.items()}
+    assert {k[3:]: v for k, v in PKG.items() if k.startswith("ST_")} == \
+        {name: code for code, name in protocol.ST_NAMES.items()}
+
+
+def test_register_map():
+    csr = {k[4:]: v for k, v in PKG.items() if k.startswith("CSR_") and k != "CSR_WORDS"}
+    assert csr == protocol.CSR
+    assert PKG["CSR_WORDS"] == len(protocol.CSR)
+
+
+def test_stream_geometry():
+    assert PKG["LANES"] == 16
+    assert protocol.trailer_beats(512) == 1 and protocol.trailer_beats(64) == 2
+    beats = protocol.pack_words(list(range(20)), 512)
+    assert len(beats) == 2 and beats[1] >> 32 * 4 == 0   # padded with zeros
+    trailer = 0x0501 | 7 << 32 | 8 << 64 | 9 << 96
+    rsp = protocol.decode_rsp([*beats, trailer], 20, 512)
+    assert (rsp.op, rsp.status, rsp.a, rsp.b, rsp.c) == (1, 5, 7, 8, 9)
+    assert rsp.kvs == list(range(20))
