@@ -72,6 +72,7 @@ ILLEGAL = [
     ("common_ram_sdp", {"Width": 0}, "common_ram_sdp: Width must be >= 1"),
     ("common_ram_sdp", {"Depth": 1}, "common_ram_sdp: Depth must be >= 2"),
     ("common_ram_sdp", {"RamStyle": '"lut"'}, "common_ram_sdp: RamStyle must be"),
+    ("common_ram_sdp", {"ReadLatency": 0}, "common_ram_sdp: ReadLatency must be 1..8"),
     ("common_skid_buffer", {"Width": 0}, "common_skid_buffer: Width must be >= 1"),
     ("common_fifo_sync", {"Depth": 1}, "common_fifo_sync: Depth must be >= 2"),
     ("fsm_csr", {"AddrW": 7}, "fsm_csr: AddrW too small"),

@@ -27,7 +27,9 @@ def test_entry_points_at_real_files(test):
 def test_names_are_unique_and_match_module_names():
     for name, test in registry.TESTS.items():
         assert name == test.name
-        assert test.module.rsplit(".", 1)[-1] == name, "one file per testpoint, named for it"
+        # One file per testpoint, named for it; a parameter sweep of one testpoint
+        # (radix_long_edges_p2 ...) runs the same file in another build.
+        assert name.startswith(test.module.rsplit(".", 1)[-1]), "one file per testpoint"
         assert test.module.startswith(f"tests.{test.block}."), "tests mirror rtl/<blk>/"
 
 
