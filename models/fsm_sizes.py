@@ -135,3 +135,78 @@ def config_rams(
         u, b = rams((n_grammars + 1) * w)
         uram, bram = uram + u, bram + b
     return uram, bram
+
+
+#: A schema with nested arrays (a matrix of small integers and a list of tag lists).
+NESTED_ARRAYS_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {
+        "matrix": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 4,
+            "items": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 4,
+                "items": {"type": "integer", "minimum": 0, "maximum": 99},
+            },
+        },
+        "tags": {
+            "type": "array",
+            "maxItems": 3,
+            "items": {
+                "type": "array",
+                "maxItems": 3,
+                "items": {"type": "string", "minLength": 1, "maxLength": 8},
+            },
+        },
+    },
+    "required": ["matrix", "tags"],
+    "additionalProperties": False,
+}
+
+
+def grammars() -> dict[str, str]:
+    """name -> regex of the grammars the size table covers (all on GPT-2)."""
+    from models.json_schema import FINANCIAL_SUMMARY_SCHEMA, schema_to_regex
+
+    return {
+        "summary/sentiment regex": (
+            r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+        ),
+        "financial-summary schema": schema_to_regex(FINANCIAL_SUMMARY_SCHEMA),
+        "nested-arrays schema": schema_to_regex(NESTED_ARRAYS_SCHEMA),
+    }
+
+
+def size_table(banks: int = 2) -> tuple[list[dict[str, object]], str]:
+    """Build every grammar on GPT-2 and tabulate its sizes (takes about a minute)."""
+    from models.token_fsm import TokenFSM
+    from models.vocab import Vocabulary
+
+    vocab = Vocabulary.gpt2()
+    rows = []
+    lines = [
+        f"budget beside the radix controller: {fsm_budget().uram} URAM, "
+        f"{fsm_budget().bram36} BRAM36; {banks} banks (grammars + spare)",
+        "| grammar (GPT-2) | states x classes | live | comb | dense bits | compressed bits "
+        "| ratio | URAM/bank | BRAM36/bank | fits |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, pattern in grammars().items():
+        r = report(TokenFSM.from_regex(pattern, vocab).tables, banks=banks)
+        r["grammar"] = name
+        rows.append(r)
+        lines.append(
+            f"| {name} | {r['states']} x {r['classes']} | {r['live_transitions']:,} "
+            f"| {r['comb_size']:,} | {r['dense_next_bits']:,} | {r['compressed_next_bits']:,} "
+            f"| {r['compression']} | {r['uram_per_bank']} | {r['bram36_per_bank']} "
+            f"| {'yes' if r['fits'] else 'no'} |"
+        )
+    lines.append("tekken: not measured (mistral-common is not installed by make setup)")
+    return rows, "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(size_table()[1])

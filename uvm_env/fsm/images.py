@@ -55,7 +55,7 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
     if kind == "magic":
         d[rng.randrange(4)] ^= 1 << rng.randrange(8)
     elif kind == "version":
-        struct.pack_into("<H", d, 4, rng.choice([0, 2, 0xFFFF]))
+        struct.pack_into("<H", d, 4, rng.choice([0, 1, 3, 0xFFFF]))
         fix_header_crc(d)
     elif kind == "sections":
         if rng.random() < 0.5:
