@@ -16,7 +16,9 @@ radix controller's VCK5000 configuration is planned at 250 URAM.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 
 from models.table_image import SECTION_NAMES, section_arrays, storage_bits
 from models.token_fsm import TokenTables
@@ -180,31 +182,46 @@ def grammars() -> dict[str, str]:
     }
 
 
+def tekken_path() -> Path | None:
+    """mistral-common's tekken_240911.json (installed by make setup), or None."""
+    spec = importlib.util.find_spec("mistral_common")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(root) / "data" / "tekken_240911.json"
+        if path.is_file():
+            return path
+    return None
+
+
 def size_table(banks: int = 2) -> tuple[list[dict[str, object]], str]:
-    """Build every grammar on GPT-2 and tabulate its sizes (takes about a minute)."""
+    """Build every grammar on GPT-2 and tekken and tabulate its sizes (minutes)."""
     from models.token_fsm import TokenFSM
     from models.vocab import Vocabulary
 
-    vocab = Vocabulary.gpt2()
+    vocabs = [Vocabulary.gpt2()]
+    tekken = tekken_path()
+    if tekken is not None:
+        vocabs.append(Vocabulary.from_tekken(tekken))
     rows = []
     lines = [
         f"budget beside the radix controller: {fsm_budget().uram} URAM, "
         f"{fsm_budget().bram36} BRAM36; {banks} banks (grammars + spare)",
-        "| grammar (GPT-2) | states x classes | live | comb | dense bits | compressed bits "
+        "| grammar | vocabulary | states x classes | live | comb | dense bits | compressed bits "
         "| ratio | URAM/bank | BRAM36/bank | fits |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, pattern in grammars().items():
-        r = report(TokenFSM.from_regex(pattern, vocab).tables, banks=banks)
-        r["grammar"] = name
-        rows.append(r)
-        lines.append(
-            f"| {name} | {r['states']} x {r['classes']} | {r['live_transitions']:,} "
-            f"| {r['comb_size']:,} | {r['dense_next_bits']:,} | {r['compressed_next_bits']:,} "
-            f"| {r['compression']} | {r['uram_per_bank']} | {r['bram36_per_bank']} "
-            f"| {'yes' if r['fits'] else 'no'} |"
-        )
-    lines.append("tekken: not measured (mistral-common is not installed by make setup)")
+    for vocab in vocabs:
+        for name, pattern in grammars().items():
+            r = report(TokenFSM.from_regex(pattern, vocab).tables, banks=banks)
+            r["grammar"], r["vocab"] = name, vocab.name
+            rows.append(r)
+            lines.append(
+                f"| {name} | {vocab.name} | {r['states']} x {r['classes']} "
+                f"| {r['live_transitions']:,} | {r['comb_size']:,} | {r['dense_next_bits']:,} "
+                f"| {r['compressed_next_bits']:,} | {r['compression']} | {r['uram_per_bank']} "
+                f"| {r['bram36_per_bank']} | {'yes' if r['fits'] else 'no'} |"
+            )
+    if tekken is None:
+        lines.append("tekken: not measured (mistral-common's tekken_240911.json not found)")
     return rows, "\n".join(lines)
 
 
