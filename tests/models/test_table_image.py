@@ -11,6 +11,7 @@ import zlib
 import numpy as np
 import pytest
 
+from models import fsm_sizes
 from models import table_image as ti
 from models.regex_dfa import compile_regex
 from models.token_fsm import TokenFSM, compress_next_state, expand_next_state
@@ -243,3 +244,27 @@ def test_compress_expand_random():
         base, nxt, chk = compress_next_state(ns, reject)
         assert len(nxt) == int(base.max()) + c
         assert np.array_equal(expand_next_state(base, nxt, chk, c, reject), ns)
+
+
+def test_sizes_report(brief_fsm):
+    """models.fsm_sizes on the summary/sentiment regex (GPT-2), counted by hand
+    for two banks: comb 36,891 x 4 B = 2,306 words x 2 -> 2 URAM rows of 8; mask
+    rows 82 x 99 words x 2 = 16,236 -> 4 URAM rows; token_class 786 words x 2 ->
+    4 BRAM36 rows of 8; row_base and forced_token 52 words x 2 -> 1 BRAM36 row
+    each; mask_index 26 words x 2 and the bitmaps: LUT RAM."""
+    r = fsm_sizes.report(brief_fsm.tables, banks=2)
+    assert r["comb_size"] == 36891 and r["live_transitions"] == 33143
+    assert r["dense_next_bits"] == 155 * 1646 * 16
+    assert r["compressed_next_bits"] == 36891 * 32 + 1646 * 16
+    assert (r["uram"], r["bram36"]) == (8 * (2 + 4), 8 * (4 + 1 + 1))
+    assert r["fits"] and fsm_sizes.fsm_budget() == fsm_sizes.Budget(166, 870)
+    assert r["mask_padding_bits"] == 82 * 416
+    eight = fsm_sizes.report(brief_fsm.tables, banks=8)  # 8 x (5 + 16 + 2) = 184 URAM
+    assert eight["uram"] == 184 and not eight["fits"]
+
+
+def test_config_rams():
+    """fsm_top's defaults (5 banks): URAM for token_class 2 rows, comb 20, mask
+    rows 16; BRAM36 for row_base 3 rows, mask_index 1, forced_token 2."""
+    assert fsm_sizes.config_rams(50257, 12, 9, 8, 262144, 128, 4) == (
+        8 * (2 + 20 + 16), 8 * (3 + 1 + 2))
