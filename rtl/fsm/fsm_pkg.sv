@@ -54,7 +54,7 @@ package fsm_pkg;
   localparam int CSR_NUM_GRAMMARS = 11;
   localparam int CSR_VOCAB_MAX   = 12;
   localparam int CSR_WIDTHS      = 13;  // [7:0] class, [15:8] state, [23:16] row bits
-  localparam int CSR_NS_CAP      = 14;
+  localparam int CSR_NS_CAP      = 14;  // NsCap: comb entries per grammar
   localparam int CSR_ROW_CAP     = 15;
   localparam int CSR_BUS_WIDTHS  = 16;  // [15:0] MaskW, [31:16] LoadW
   localparam int CSR_COMMANDS    = 17;  // results produced
