@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Binary table image and $readmemh export for TokenTables (docs/table-format.md).
 
-The image is little-endian; every section starts on an 8-byte boundary so a
-loader can stream it 32 or 64 bits at a time.  Two CRC32s (zlib polynomial)
+The image is little-endian; every section starts on a 64-byte boundary, so a
+loader streaming it 64 to 512 bits at a time finds each section at the start of
+a beat, and mask rows are padded to whole 512-bit words.  Two CRC32s (zlib polynomial)
 guard it: one over the header (with its own field zeroed), one over the
 payload (everything after the header, padding included).
 """
@@ -17,13 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from models.token_fsm import TokenTables
+from models.token_fsm import TokenTables, expand_next_state
 
 MAGIC = 0x4D534654  # bytes "TFSM"
-VERSION = 1
+VERSION = 2
 NONE32 = 0xFFFFFFFF  # eos_id / final_state when absent
 MASK_WORD_BITS = 32
-ALIGN = 8
+ALIGN = 64  # section alignment in bytes: one 512-bit beat
+ROW_ALIGN_WORDS = 16  # mask rows are padded to a multiple of 512 bits
+COMB_FIELD_BITS = 16  # a comb entry is next (bits 15:0) and check (bits 31:16)
 
 # Fixed header: see docs/table-format.md for the byte-by-byte table.
 _HEADER = struct.Struct("<IHHIIIIIIIIIIIBBBBHBBIII")
@@ -33,10 +36,20 @@ HEADER_CRC_OFFSET = 0x3C
 PAYLOAD_CRC_OFFSET = 0x40
 
 # Section ids, in image order.
-TOKEN_CLASS, NEXT_STATE, ACCEPTING, MASK_INDEX, MASK_ROWS, FORCED_TOKEN, FORCED_VALID = range(1, 8)
+(
+    TOKEN_CLASS,
+    ROW_BASE,
+    COMB,
+    ACCEPTING,
+    MASK_INDEX,
+    MASK_ROWS,
+    FORCED_TOKEN,
+    FORCED_VALID,
+) = range(1, 9)
 SECTION_NAMES = {
     TOKEN_CLASS: "token_class",
-    NEXT_STATE: "next_state",
+    ROW_BASE: "row_base",
+    COMB: "comb",
     ACCEPTING: "accepting",
     MASK_INDEX: "mask_index",
     MASK_ROWS: "mask_rows",
@@ -44,7 +57,7 @@ SECTION_NAMES = {
     FORCED_VALID: "forced_valid",
 }
 NUM_SECTIONS = len(SECTION_NAMES)
-HEADER_BYTES = HEADER_FIXED_BYTES + NUM_SECTIONS * _SECTION.size  # 184
+HEADER_BYTES = HEADER_FIXED_BYTES + NUM_SECTIONS * _SECTION.size  # 200
 
 
 class TableImageError(ValueError):
@@ -66,17 +79,22 @@ class Section:
 
 
 def image_bytes(tables: TokenTables) -> bytes:
-    """Serialise ``tables`` to the version-1 image format."""
-    payloads = _section_arrays(tables)
+    """Serialise ``tables`` to the version-2 image format."""
+    payloads = section_arrays(tables)
     sections = []
     body = bytearray()
     offset = HEADER_BYTES
     for ident, (logical, elem, arr) in payloads.items():
+        pad = (-offset) % ALIGN  # zeros up to the next 64-byte boundary
+        body += bytes(pad)
+        offset += pad
         raw = arr.astype(f"<u{elem // 8}").tobytes()
         sections.append(Section(ident, elem, logical, arr.size, offset, len(raw)))
-        pad = (-len(raw)) % ALIGN
-        body += raw + bytes(pad)
-        offset += len(raw) + pad
+        body += raw
+        offset += len(raw)
+    pad = (-offset) % 8  # the image ends on a whole qword
+    body += bytes(pad)
+    offset += pad
     header = _pack_header(tables, sections, total=offset, payload_crc=zlib.crc32(body))
     return header + bytes(body)
 
@@ -115,7 +133,7 @@ def export_readmemh(tables: TokenTables, directory: str | Path) -> list[Path]:
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for ident, (logical, _, arr) in _section_arrays(tables).items():
+    for ident, (logical, _, arr) in section_arrays(tables).items():
         name = SECTION_NAMES[ident]
         digits = max(1, (logical + 3) // 4)
         lines = [f"// {name}: {arr.size} x {logical} bits, see docs/table-format.md"]
@@ -140,6 +158,23 @@ def storage_bits(logical: int) -> int:
     return 8 if logical <= 8 else 16 if logical <= 16 else 32
 
 
+def row_stride_words(words_per_row: int) -> int:
+    """32-bit words between stored mask rows: the row padded to whole 512 bits."""
+    return -(-words_per_row // ROW_ALIGN_WORDS) * ROW_ALIGN_WORDS
+
+
+def _comb_words(t: TokenTables) -> np.ndarray:
+    if t.state_bits > COMB_FIELD_BITS:
+        raise ValueError(f"{t.num_states} states: the comb format holds at most 16-bit states")
+    return (t.comb_check.astype(np.int64) << COMB_FIELD_BITS) | t.comb_next.astype(np.int64)
+
+
+def _padded_rows(t: TokenTables) -> np.ndarray:
+    rows = np.zeros((t.num_mask_rows, row_stride_words(t.words_per_row)), dtype=np.int64)
+    rows[:, : t.words_per_row] = t.mask_rows
+    return rows.ravel()
+
+
 def _bitmap(flags: np.ndarray) -> np.ndarray:
     words = (len(flags) + 31) // 32
     packed = np.zeros(words * 4, dtype=np.uint8)
@@ -148,14 +183,15 @@ def _bitmap(flags: np.ndarray) -> np.ndarray:
     return packed.view("<u4").astype(np.int64)
 
 
-def _section_arrays(t: TokenTables) -> dict[int, tuple[int, int, np.ndarray]]:
+def section_arrays(t: TokenTables) -> dict[int, tuple[int, int, np.ndarray]]:
     """id -> (logical bits, storage bits, flat array), in image order."""
     return {
         TOKEN_CLASS: (t.class_bits, storage_bits(t.class_bits), t.token_class.ravel()),
-        NEXT_STATE: (t.state_bits, storage_bits(t.state_bits), t.next_state.ravel()),
+        ROW_BASE: (t.base_bits, storage_bits(t.base_bits), t.row_base.ravel()),
+        COMB: (32, 32, _comb_words(t)),
         ACCEPTING: (32, 32, _bitmap(t.accepting)),
         MASK_INDEX: (t.row_bits, storage_bits(t.row_bits), t.mask_index.ravel()),
-        MASK_ROWS: (32, 32, t.mask_rows.ravel()),
+        MASK_ROWS: (32, 32, _padded_rows(t)),
         FORCED_TOKEN: (t.token_bits, storage_bits(t.token_bits), t.forced_token.ravel()),
         FORCED_VALID: (32, 32, _bitmap(t.forced_valid)),
     }
@@ -177,6 +213,8 @@ def _params(t: TokenTables) -> dict[str, int]:
         "class_bits": t.class_bits,
         "row_bits": t.row_bits,
         "token_bits": t.token_bits,
+        "base_bits": t.base_bits,
+        "comb_size": t.comb_size,
     }
 
 
@@ -204,10 +242,10 @@ def _pack_header(t: TokenTables, sections: list[Section], total: int, payload_cr
             p["token_bits"],
             len(sections),
             MASK_WORD_BITS,
-            0,
+            p["base_bits"],
             0,
             payload_crc,
-            0,
+            p["comb_size"],
         )
     )
     for s in sections:
@@ -237,10 +275,10 @@ _FIELDS = (
     "token_bits",
     "num_sections",
     "mask_word_bits",
-    "reserved0",
+    "base_bits",
     "header_crc32",
     "payload_crc32",
-    "reserved1",
+    "comb_size",
 )
 
 
@@ -283,8 +321,11 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
         return TableImageError(f"inconsistent dimensions: {msg}")
 
     v, s, c, r = f["vocab_size"], f["num_states"], f["num_classes"], f["num_mask_rows"]
+    n = f["comb_size"]
     if v < 1 or s < 1 or c < 1:
         raise bad(f"vocab {v}, states {s}, classes {c} must be >= 1")
+    if n < c:
+        raise bad(f"comb size {n} < {c} classes")
     derived = {
         "state_bits": max(1, s.bit_length()),
         "class_bits": max(1, (c - 1).bit_length()),
@@ -292,12 +333,15 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
         "token_bits": max(1, (v - 1).bit_length()),
         "words_per_row": (v + 31) // 32,
         "mask_word_bits": MASK_WORD_BITS,
+        "base_bits": max(1, (n - 1).bit_length()),
     }
     derived["reject_code"] = (1 << derived["state_bits"]) - 1
     derived["empty_row_code"] = (1 << derived["row_bits"]) - 1
     for key, want in derived.items():
         if f[key] != want:
             raise bad(f"{key} is {f[key]}, dimensions imply {want}")
+    if derived["state_bits"] > COMB_FIELD_BITS:
+        raise bad(f"state_bits {derived['state_bits']} > {COMB_FIELD_BITS}")
     if f["start_state"] >= s:
         raise bad(f"start state {f['start_state']} >= {s} states")
     if f["final_state"] != NONE32 and f["final_state"] >= s:
@@ -309,10 +353,11 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
     bitmap_words = (s + 31) // 32
     want_sections = {
         TOKEN_CLASS: (derived["class_bits"], v),
-        NEXT_STATE: (derived["state_bits"], c * s),
+        ROW_BASE: (derived["base_bits"], s),
+        COMB: (32, n),
         ACCEPTING: (32, bitmap_words),
         MASK_INDEX: (derived["row_bits"], s),
-        MASK_ROWS: (32, r * derived["words_per_row"]),
+        MASK_ROWS: (32, r * row_stride_words(derived["words_per_row"])),
         FORCED_TOKEN: (derived["token_bits"], s),
         FORCED_VALID: (32, bitmap_words),
     }
@@ -348,14 +393,23 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
         return np.unpackbits(raw, bitorder="little")[:s].astype(bool)
 
     token_class = arrays[TOKEN_CLASS]
-    next_state = arrays[NEXT_STATE].reshape(c, s)
+    row_base = arrays[ROW_BASE]
+    comb = arrays[COMB]
+    comb_next = comb & ((1 << COMB_FIELD_BITS) - 1)
+    comb_check = comb >> COMB_FIELD_BITS
     mask_index = arrays[MASK_INDEX]
     forced_token = arrays[FORCED_TOKEN]
     forced_valid = bits(arrays[FORCED_VALID])
     if (token_class >= c).any():
         raise TableImageError("inconsistent dimensions: token class out of range")
-    if ((next_state >= s) & (next_state != f["reject_code"])).any():
-        raise TableImageError("inconsistent dimensions: next state out of range")
+    if (row_base + c > f["comb_size"]).any():
+        raise TableImageError("inconsistent dimensions: row base + classes past the comb")
+    rej = f["reject_code"]
+    if (((comb_next >= s) & (comb_next != rej)) | ((comb_check >= s) & (comb_check != rej))).any():
+        raise TableImageError("inconsistent dimensions: comb entry out of range")
+    if ((comb_check == rej) != (comb_next == rej)).any():
+        raise TableImageError("inconsistent dimensions: comb entry half free")
+    next_state = expand_next_state(row_base, comb_next, comb_check, c, rej)
     if ((mask_index >= r) & (mask_index != f["empty_row_code"])).any():
         raise TableImageError("inconsistent dimensions: mask row index out of range")
     if (forced_token[forced_valid] >= v).any():
@@ -371,7 +425,12 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
         next_state=next_state.astype(np.int32),
         accepting=bits(arrays[ACCEPTING]),
         mask_index=mask_index.astype(np.int32),
-        mask_rows=arrays[MASK_ROWS].reshape(r, f["words_per_row"]).astype(np.uint32),
+        mask_rows=arrays[MASK_ROWS]
+        .reshape(r, row_stride_words(f["words_per_row"]))[:, : f["words_per_row"]]
+        .astype(np.uint32),
         forced_token=forced_token.astype(np.int32),
         forced_valid=forced_valid,
+        row_base=row_base.astype(np.int32),
+        comb_next=comb_next.astype(np.int32),
+        comb_check=comb_check.astype(np.int32),
     )

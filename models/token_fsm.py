@@ -57,6 +57,31 @@ class TokenTables:
     mask_rows: np.ndarray  # (num_mask_rows, words_per_row) uint32, bit i of the row = token i
     forced_token: np.ndarray  # (num_states,) int32, 0 where not forced
     forced_valid: np.ndarray  # (num_states,) bool
+    # Row-displaced ("comb vector") next-state table, the one the image and the RTL
+    # hold: next of (s, c) is comb_next[row_base[s] + c] if comb_check[...] == s,
+    # else no transition.  ``next_state`` above is its dense expansion.
+    row_base: np.ndarray = None  # type: ignore[assignment]  # (num_states,) int32
+    comb_next: np.ndarray = None  # type: ignore[assignment]  # (comb_size,) int32
+    comb_check: np.ndarray = None  # type: ignore[assignment]  # (comb_size,) int32
+
+    def __post_init__(self) -> None:
+        if self.row_base is None:
+            self.row_base, self.comb_next, self.comb_check = compress_next_state(
+                self.next_state, self.reject
+            )
+
+    @property
+    def comb_size(self) -> int:
+        return int(self.comb_next.shape[0])
+
+    @property
+    def base_bits(self) -> int:
+        return max(1, (self.comb_size - 1).bit_length())
+
+    def lookup(self, state: int, cls: int) -> int:
+        """Next state of (state, class) from the compressed table, or ``reject``."""
+        i = int(self.row_base[state]) + cls
+        return int(self.comb_next[i]) if int(self.comb_check[i]) == state else self.reject
 
     @property
     def num_mask_rows(self) -> int:
@@ -92,17 +117,22 @@ class TokenTables:
         return max(1, (self.vocab_size - 1).bit_length())
 
     def table_bits(self) -> dict[str, int]:
-        """Logical size of each table in bits (minimum widths, no padding)."""
-        s, c = self.num_states, self.num_classes
+        """Logical size of each table in bits (minimum widths, no padding), with the
+        compressed next-state table (``dense_next_state_bits`` gives the dense one)."""
+        s = self.num_states
         return {
             "token_class": self.vocab_size * self.class_bits,
-            "next_state": c * s * self.state_bits,
+            "row_base": s * self.base_bits,
+            "comb": self.comb_size * 2 * self.state_bits,
             "accepting": s,
             "mask_index": s * self.row_bits,
             "mask_rows": self.num_mask_rows * self.words_per_row * 32,
             "forced_token": s * self.token_bits,
             "forced_valid": s,
         }
+
+    def dense_next_state_bits(self) -> int:
+        return self.num_classes * self.num_states * self.state_bits
 
     def same_as(self, other: TokenTables) -> bool:
         scalars = ("vocab_size", "num_states", "num_classes", "start", "eos_id", "final_state")
@@ -114,6 +144,9 @@ class TokenTables:
             "mask_rows",
             "forced_token",
             "forced_valid",
+            "row_base",
+            "comb_next",
+            "comb_check",
         )
         return all(getattr(self, f) == getattr(other, f) for f in scalars) and all(
             np.array_equal(getattr(self, f), getattr(other, f)) for f in arrays
@@ -170,7 +203,7 @@ class TokenFSM:
         t = self.tables
         if not 0 <= token < t.vocab_size or not 0 <= state < t.num_states:
             return None
-        nxt = int(t.next_state[t.token_class[token], state])
+        nxt = t.lookup(state, int(t.token_class[token]))
         return None if nxt == t.reject else nxt
 
     def allowed(self, state: int) -> np.ndarray:
@@ -236,6 +269,9 @@ class TokenFSM:
             },
             "table_bits": t.table_bits(),
             "total_bits": sum(t.table_bits().values()),
+            "comb_size": t.comb_size,
+            "live_transitions": int(self._class_allowed.sum()),
+            "dense_next_state_bits": t.dense_next_state_bits(),
         }
         if self.info is not None:
             out["dfa_states"] = self.info.dfa_states
@@ -489,6 +525,79 @@ def _bfs_order(class_rows: np.ndarray, start: int, n: int) -> np.ndarray:
     return bfs_order(np.ascontiguousarray(class_rows[:, :n].T), start)
 
 
+#: Rows with at least this many live classes search only the last
+#: ``_FIT_WINDOW`` bases before the end of the filled part (see compress_next_state).
+_WIDE_ROW = 8
+_FIT_WINDOW = 2048
+
+
+def compress_next_state(
+    next_state: np.ndarray, reject: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row displacement ("comb vector") of a (classes, states) next-state table.
+
+    Returns ``row_base`` (states,), ``comb_next`` and ``comb_check`` (comb_size,):
+    entry ``row_base[s] + c`` holds (next, s) for every class ``c`` with a
+    transition from ``s``; a free entry holds (reject, reject), and reject is never
+    a state.  ``comb_size = max(row_base) + classes``, so ``row_base[s] + c`` is in
+    range for every class without a bound check.
+
+    Rows go in decreasing order of live classes (ties: lower state first); each
+    takes the lowest base where none of its live entries hits a used one (first
+    fit), searching from the lowest free entry.  Rows with ``_WIDE_ROW`` or more
+    live classes search only the last ``_FIT_WINDOW`` bases before the end of the
+    filled part: exact first fit is within 6% on the financial-summary schema
+    (1,355,537 entries against 1,436,359) but takes minutes instead of seconds."""
+    num_classes, num_states = next_state.shape
+    live = next_state != reject
+    order = np.argsort(-live.sum(axis=0), kind="stable")
+    occ = np.zeros(max(1024, 2 * int(live.sum()) + 4 * num_classes), dtype=bool)
+    base = np.zeros(num_states, dtype=np.int64)
+    first_free = 0
+    top = 0  # every entry at or past `top` is free
+    chunk = 2048
+    for s in order.tolist():
+        cols = np.flatnonzero(live[:, s])
+        if len(cols) == 0:
+            continue
+        lo = max(0, first_free - int(cols[0]))
+        hi = max(lo, top - int(cols[0]))  # the row always fits at hi
+        if len(cols) >= _WIDE_ROW:
+            lo = max(lo, hi - _FIT_WINDOW)
+        while top + 2 * num_classes + chunk >= len(occ):
+            occ = np.concatenate([occ, np.zeros(len(occ), dtype=bool)])
+        b = hi
+        for start in range(lo, hi, chunk):
+            cand = np.arange(start, min(hi, start + chunk))
+            hit = np.flatnonzero(~occ[cand[None, :] + cols[:, None]].any(axis=0))
+            if len(hit):
+                b = int(cand[hit[0]])
+                break
+        base[s] = b
+        occ[b + cols] = True
+        top = max(top, b + int(cols[-1]) + 1)
+        while occ[first_free]:
+            first_free += 1
+    size = int(base.max(initial=0)) + num_classes
+    comb_next = np.full(size, reject, dtype=np.int32)
+    comb_check = np.full(size, reject, dtype=np.int32)
+    cls, st = np.nonzero(live)
+    comb_next[base[st] + cls] = next_state[cls, st]
+    comb_check[base[st] + cls] = st
+    return base.astype(np.int32), comb_next, comb_check
+
+
+def expand_next_state(
+    row_base: np.ndarray, comb_next: np.ndarray, comb_check: np.ndarray, num_classes: int,
+    reject: int,
+) -> np.ndarray:
+    """The dense (classes, states) table a comb encodes (the inverse of compress)."""
+    idx = row_base[None, :].astype(np.int64) + np.arange(num_classes)[:, None]
+    states = np.arange(len(row_base))[None, :]
+    hit = comb_check[idx] == states
+    return np.where(hit, comb_next[idx], reject).astype(np.int32)
+
+
 def _mask_rows(
     allowed_cls: np.ndarray, token_class: np.ndarray, vocab_size: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -537,6 +646,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     comp.add_argument("-o", "--out", type=Path, required=True, help="output directory")
     comp.add_argument("--name", default="fsm", help="image file stem (default: fsm)")
+    comp.add_argument(
+        "--banks", type=int, default=2, help="banks for the size report (default 2: one + spare)"
+    )
     chk = sub.add_parser("check", help="validate a token sequence against an image")
     chk.add_argument("--image", type=Path, required=True)
     chk.add_argument(
@@ -602,6 +714,9 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     )
     for name, nbytes in sizes.items():
         print(f"  {name:<13}: {nbytes:>10,} bytes")
+    from models.fsm_sizes import format_report, report
+
+    print(f"sizes        : {format_report(args.name, report(t, banks=args.banks))}")
     print(f"image        : {image} ({image.stat().st_size:,} bytes), built in {seconds:.3f} s")
     return 0
 

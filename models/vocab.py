@@ -189,7 +189,9 @@ class Vocabulary:
     def from_tekken(cls, path: str | Path) -> Vocabulary:
         """mistral-common ``tekken_*.json``: special tokens take the first
         ``default_num_special_tokens`` ids, then ranks follow, truncated to
-        ``default_vocab_size``; EOS is ``</s>``."""
+        ``default_vocab_size``; EOS is ``</s>``.  A file without a
+        ``special_tokens`` list (``tekken_240911.json``) gets mistral-common's
+        ``Tekkenizer.DEPRECATED_SPECIAL_TOKENS``, where ``</s>`` is rank 2."""
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         config = data["config"]
         num_special = int(config["default_num_special_tokens"])
@@ -197,7 +199,11 @@ class Vocabulary:
         tokens = [b""] * size
         specials = set(range(num_special))
         eos_id = None
-        for sp in data.get("special_tokens") or []:
+        listed = data.get("special_tokens")
+        if not listed and num_special > 2:
+            listed = [{"rank": 0, "token_str": "<unk>"}, {"rank": 1, "token_str": "<s>"},
+                      {"rank": 2, "token_str": "</s>"}]
+        for sp in listed or []:
             rank = int(sp["rank"])
             if rank < num_special:
                 tokens[rank] = str(sp["token_str"]).encode("utf-8")

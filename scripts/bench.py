@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from models import fsm_sizes
 from scripts import bench_fsm_model, bench_fsm_rtl, bench_radix_model, bench_radix_rtl
 
 OUT = Path("build/bench")
@@ -21,6 +22,9 @@ def main() -> int:
     print("\n== token-FSM validator RTL (simulated cycles) ==")
     results["fsm_rtl"] = bench_fsm_rtl.run()
     print(bench_fsm_rtl.table(results["fsm_rtl"]))
+    print("\n== token-FSM table sizes and VCK5000 fit ==")
+    results["fsm_sizes"], text = fsm_sizes.size_table()
+    print(text)
     print("\n== radix golden model (Python, wall clock) vs SGLang ==")
     results["radix_model"] = bench_radix_model.run()
     print(json.dumps(results["radix_model"], indent=1)[:3000])

@@ -9,7 +9,7 @@ VENV=.venv
 PYTHON=${PYTHON:-python3}
 STAMP=$VENV/.setup-stamp
 # Test data installed without dependencies (see pyproject.toml comments).
-NO_DEPS_PKGS="openai-whisper==20250625"
+NO_DEPS_PKGS="openai-whisper==20250625 mistral-common==1.12.0"
 
 die() { echo "setup: $*" >&2; exit 1; }
 

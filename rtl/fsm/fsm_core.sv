@@ -4,9 +4,10 @@
 //
 // Pipeline (docs/fsm-protocol.md has the cycle model):
 //   S0  accept a command; slot checks; token -> class read (token_class memory)
-//   S1  class lane; class * num_states
-//   S2  slot state (forwarded from S4); next_state read
-//   S3  next state, allowed?; state-info reads (accepting, forced, mask row)
+//   S1  class lane
+//   S2  slot state and row base (forwarded from S4); comb read at row base + class
+//   S3  next state, allowed? (check == state); state-info reads (row base,
+//       accepting, forced, mask row) of the state the result reports
 //   S4  result (offered the same cycle through fsm_out_fifo); slot write-back
 // One command enters per cycle. A command on the slot of the command just
 // ahead waits one cycle (its state is then forwarded from S4), a command on a
@@ -88,34 +89,37 @@ module fsm_core #(
   localparam int TokW    = $clog2(VocabMax);          // a token id
   localparam int SMax    = (1 << StateW) - 1;
   localparam int WMax    = (VocabMax + 31) / 32;      // 32-bit words per mask row
-  localparam int WprW    = $clog2(WMax + 1);
+  localparam int BaseW   = (NsCap > 2) ? $clog2(NsCap) : 1;  // a row base (< comb size)
+  // Memory words between mask rows: the row padded to whole 512-bit words.
+  localparam int StrideW = $clog2(((WMax + 15) / 16) * 16 * 32 / LoadW + 1);
   localparam int BeatW   = $clog2((VocabMax + MaskW - 1) / MaskW + 1);
   // Bytes per element as the image stores it (8/16/32-bit storage).
   localparam int TcE     = (ClassW <= 8) ? 1 : 2;
-  localparam int NsE     = (StateW <= 8) ? 1 : 2;
+  localparam int BsE     = (BaseW <= 8) ? 1 : (BaseW <= 16) ? 2 : 4;
   localparam int MiE     = (RowW <= 8) ? 1 : 2;
   localparam int FtE     = (TokW <= 8) ? 1 : (TokW <= 16) ? 2 : 4;
-  // Words per bank of each region: the section plus the slack of an offset
-  // that is not a multiple of the beat.
-  localparam int TcWords = (VocabMax * TcE + LB - 8 + LB - 1) / LB;
-  localparam int NsWords = (NsCap * NsE + LB - 8 + LB - 1) / LB;
-  localparam int BmWords = (((SMax + 31) / 32) * 4 + LB - 8 + LB - 1) / LB;
-  localparam int MiWords = (SMax * MiE + LB - 8 + LB - 1) / LB;
-  localparam int FtWords = (SMax * FtE + LB - 8 + LB - 1) / LB;
-  localparam int MrWords = (RowCap * WMax * 4 + LB - 8 + LB - 1) / LB;
-  localparam int MrHalf  = MrWords / 2 + 1;
-  localparam int MaxWords = (NsWords > MrWords) ? NsWords : MrWords;
+  // Words per bank of each region. Sections start on 64-byte boundaries, so a
+  // section starts at the start of a beat (LoadW <= 512) and needs no slack.
+  localparam int TcWords = (VocabMax * TcE + LB - 1) / LB;
+  localparam int BsWords = (SMax * BsE + LB - 1) / LB;
+  localparam int CbWords = (NsCap * 4 + LB - 1) / LB;
+  localparam int BmWords = (((SMax + 31) / 32) * 4 + LB - 1) / LB;
+  localparam int MiWords = (SMax * MiE + LB - 1) / LB;
+  localparam int FtWords = (SMax * FtE + LB - 1) / LB;
+  localparam int MrWords = RowCap * (((WMax + 15) / 16) * 16 * 32 / LoadW);
+  localparam int MaxWords = (CbWords > MrWords) ? CbWords : MrWords;
   localparam int WIdxW   = $clog2(MaxWords + 1) + 1;
-  localparam int MrBitW  = $clog2(MrWords * LoadW + 1);
   // Memory depths (all banks) and address widths.
   localparam int TcDepth = NBanks * TcWords;
-  localparam int NsDepth = NBanks * NsWords;
+  localparam int BsDepth = NBanks * BsWords;
+  localparam int CbDepth = NBanks * CbWords;
   localparam int BmDepth = NBanks * BmWords;
   localparam int MiDepth = NBanks * MiWords;
   localparam int FtDepth = NBanks * FtWords;
-  localparam int MrDepth = NBanks * MrHalf;
+  localparam int MrDepth = NBanks * MrWords;
   localparam int TcAW    = $clog2(TcDepth);
-  localparam int NsAW    = $clog2(NsDepth);
+  localparam int BsAW    = $clog2(BsDepth);
+  localparam int CbAW    = $clog2(CbDepth);
   localparam int BmAW    = $clog2(BmDepth);
   localparam int MiAW    = $clog2(MiDepth);
   localparam int FtAW    = $clog2(FtDepth);
@@ -130,7 +134,8 @@ module fsm_core #(
     else                  ram_style = 88'("distributed");
   endfunction
   localparam logic [87:0] TcStyle = ram_style(TcDepth);
-  localparam logic [87:0] NsStyle = ram_style(NsDepth);
+  localparam logic [87:0] BsStyle = ram_style(BsDepth);
+  localparam logic [87:0] CbStyle = ram_style(CbDepth);
   localparam logic [87:0] BmStyle = ram_style(BmDepth);
   localparam logic [87:0] MiStyle = ram_style(MiDepth);
   localparam logic [87:0] FtStyle = ram_style(FtDepth);
@@ -142,6 +147,7 @@ module fsm_core #(
   `COMMON_PARAM_CHECK(g_bad_classw, ClassW >= 1 && ClassW <= 16, "fsm_core: ClassW 1..16")
   `COMMON_PARAM_CHECK(g_bad_roww, RowW >= 1 && RowW <= 16, "fsm_core: RowW 1..16")
   `COMMON_PARAM_CHECK(g_bad_nscap, NsCap >= 2 && NsCap <= (1 << 26), "fsm_core: NsCap")
+  `COMMON_PARAM_CHECK(g_bad_loadw, LoadW <= 512, "fsm_core: LoadW <= 512")
   `COMMON_PARAM_CHECK(g_bad_rowcap, RowCap >= 1 && RowCap < (1 << RowW),
                       "fsm_core: RowCap must be in 1..2^RowW-1")
   `COMMON_PARAM_CHECK(g_bad_slots, NSlots >= 1 && NSlots <= 256, "fsm_core: NSlots 1..256")
@@ -188,18 +194,19 @@ module fsm_core #(
   logic [StateW:0]   bp_states_q [NBanks];
   logic [ClassW:0]   bp_classes_q [NBanks];
   logic [RowW-1:0]   bp_rows_q [NBanks];
-  logic [WprW-1:0]   bp_wpr_q [NBanks];
   logic [StateW-1:0] bp_start_q [NBanks];
   logic [TokW-1:0]   bp_eos_q [NBanks];
   logic              bp_eosv_q [NBanks];
   logic [BeatW-1:0]  bp_nbeats_q [NBanks];
-  logic [6:0][LGB-1:0] bp_sub_q [NBanks];
-  logic [6:0][1:0]     bp_ew_q [NBanks];
+  logic [StrideW-1:0] bp_stride_q [NBanks];  // memory words between mask rows
+  logic [fsm_pkg::NSEC-1:0][LGB-1:0] bp_sub_q [NBanks];
+  logic [fsm_pkg::NSEC-1:0][1:0]     bp_ew_q [NBanks];
 
   // ---------------------------------------------------------------- slots
   logic              sl_bound_q [NSlots];
   logic [GramW-1:0]  sl_gram_q  [NSlots];
   logic [StateW-1:0] sl_state_q [NSlots];
+  logic [BaseW-1:0]  sl_base_q  [NSlots];   // row base of the state
   logic              sl_viol_q  [NSlots];
   logic [31:0]       sl_pos_q   [NSlots];
   logic              sl_acc_q   [NSlots];   // the state's accepting flag and mask row
@@ -220,9 +227,9 @@ module fsm_core #(
   logic [4:1][31:0]        p_tokraw_q;   // token; bit 31 flags "token >= V"
   logic [4:1]              p_last_q;     // VALIDATE: last beat of the packet
   logic [LGB-1:0]    p_tclane_q;         // S1: byte of the class in the token_class word
-  logic [31:0]       p_prod_q;           // S2: class * num_states
+  logic [31:0]       p_cls_q;            // S2: class
   logic              p_class_ok_q;       // S2: class < num_classes
-  logic [LGB-1:0]    p_nslane_q;         // S3: byte of the next state in its word
+  logic [LGB-1:0]    p_cblane_q;         // S3: byte of the comb entry in its word
   logic [StateW-1:0] p_s_q;              // S3: current state
   logic              p_viol_q;           // S3: slot violated flag
   logic [31:0]       p_pos_q;            // S3: slot position
@@ -237,44 +244,44 @@ module fsm_core #(
   logic              p_viol_ev_q;
   logic [31:0]       p_vpos_q, p_vtok_q;
   logic [LGL-1:0]    p_acbit_q, p_fvbit_q;
-  logic [LGB-1:0]    p_milane_q, p_ftlane_q;
+  logic [LGB-1:0]    p_milane_q, p_ftlane_q, p_bslane_q;
+  logic [BaseW-1:0]  s4_base;            // S4: row base of the state it reports (p_nstate_q)
 
   // ---------------------------------------------------------------- memories
-  logic             tc_re, ns_re, info_re;
+  logic             tc_re, cb_re, info_re;
   logic [TcAW-1:0]  tc_raddr;
-  logic [NsAW-1:0]  ns_raddr;
+  logic [CbAW-1:0]  cb_raddr;
+  logic [BsAW-1:0]  bs_raddr;
   logic [BmAW-1:0]  ac_raddr, fv_raddr;
   logic [MiAW-1:0]  mi_raddr;
   logic [FtAW-1:0]  ft_raddr;
-  logic [LoadW-1:0] tc_rdata, ns_rdata, ac_rdata, fv_rdata, mi_rdata, ft_rdata;
+  logic [LoadW-1:0] tc_rdata, cb_rdata, bs_rdata, ac_rdata, fv_rdata, mi_rdata, ft_rdata;
   logic             mr_re;
-  logic [MrAW-1:0]  mr_even_raddr, mr_odd_raddr;
-  logic [LoadW-1:0] mr_even_rdata, mr_odd_rdata;
+  logic [MrAW-1:0]  mr_raddr;
+  logic [LoadW-1:0] mr_rdata;
 
   // Loader write side
   logic [LoadW-1:0]       ld_wdata;
-  logic [6:0]             ld_we;
-  logic [6:0][WIdxW-1:0]  ld_widx;
+  logic [fsm_pkg::NSEC-1:0]             ld_we;
+  logic [fsm_pkg::NSEC-1:0][WIdxW-1:0]  ld_widx;
 
   function automatic logic [31:0] wr_addr(input logic [BankW-1:0] bank, input int words,
                                           input logic [WIdxW-1:0] idx);
     wr_addr = 32'(bank) * 32'(words) + 32'(idx);
   endfunction
 
-  logic mr_we_even, mr_we_odd;
-  logic [31:0] mr_waddr;
-  assign mr_we_even = ld_we[fsm_pkg::SEC_MR] && !ld_widx[fsm_pkg::SEC_MR][0];
-  assign mr_we_odd  = ld_we[fsm_pkg::SEC_MR] && ld_widx[fsm_pkg::SEC_MR][0];
-  assign mr_waddr   = 32'(spare_q) * 32'(MrHalf) + 32'(ld_widx[fsm_pkg::SEC_MR] >> 1);
-
   common_ram_sdp #(.Width(LoadW), .Depth(TcDepth), .RamStyle(TcStyle)) u_tc (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_TC]),
     .waddr_i (TcAW'(wr_addr(spare_q, TcWords, ld_widx[fsm_pkg::SEC_TC]))), .wdata_i (ld_wdata),
     .re_i (tc_re), .raddr_i (tc_raddr), .rdata_o (tc_rdata));
-  common_ram_sdp #(.Width(LoadW), .Depth(NsDepth), .RamStyle(NsStyle)) u_ns (
-    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_NS]),
-    .waddr_i (NsAW'(wr_addr(spare_q, NsWords, ld_widx[fsm_pkg::SEC_NS]))), .wdata_i (ld_wdata),
-    .re_i (ns_re), .raddr_i (ns_raddr), .rdata_o (ns_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(BsDepth), .RamStyle(BsStyle)) u_bs (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_BS]),
+    .waddr_i (BsAW'(wr_addr(spare_q, BsWords, ld_widx[fsm_pkg::SEC_BS]))), .wdata_i (ld_wdata),
+    .re_i (info_re), .raddr_i (bs_raddr), .rdata_o (bs_rdata));
+  common_ram_sdp #(.Width(LoadW), .Depth(CbDepth), .RamStyle(CbStyle)) u_cb (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_CB]),
+    .waddr_i (CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]))), .wdata_i (ld_wdata),
+    .re_i (cb_re), .raddr_i (cb_raddr), .rdata_o (cb_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(BmDepth), .RamStyle(BmStyle)) u_ac (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_AC]),
     .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_AC]))), .wdata_i (ld_wdata),
@@ -291,20 +298,19 @@ module fsm_core #(
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_FV]),
     .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_FV]))), .wdata_i (ld_wdata),
     .re_i (info_re), .raddr_i (fv_raddr), .rdata_o (fv_rdata));
-  common_ram_sdp #(.Width(LoadW), .Depth(MrDepth), .RamStyle(MrStyle)) u_mr_even (
-    .clk_i (clk_i), .we_i (mr_we_even), .waddr_i (MrAW'(mr_waddr)), .wdata_i (ld_wdata),
-    .re_i (mr_re), .raddr_i (mr_even_raddr), .rdata_o (mr_even_rdata));
-  common_ram_sdp #(.Width(LoadW), .Depth(MrDepth), .RamStyle(MrStyle)) u_mr_odd (
-    .clk_i (clk_i), .we_i (mr_we_odd), .waddr_i (MrAW'(mr_waddr)), .wdata_i (ld_wdata),
-    .re_i (mr_re), .raddr_i (mr_odd_raddr), .rdata_o (mr_odd_rdata));
+  // Mask rows start on memory words: a mask beat is one read, no realignment.
+  common_ram_sdp #(.Width(LoadW), .Depth(MrDepth), .RamStyle(MrStyle)) u_mr (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_MR]),
+    .waddr_i (MrAW'(wr_addr(spare_q, MrWords, ld_widx[fsm_pkg::SEC_MR]))), .wdata_i (ld_wdata),
+    .re_i (mr_re), .raddr_i (mr_raddr), .rdata_o (mr_rdata));
 
   // ---------------------------------------------------------------- loader
   logic        ld_start_q, ld_busy, ld_done;
   logic [7:0]  ld_status;
   logic [31:0] ld_bytes, ld_vocab, ld_states, ld_classes, ld_rows, ld_wpr, ld_start_st, ld_eos;
   logic        ld_eosv;
-  logic [6:0][15:0] ld_sub;
-  logic [6:0][1:0]  ld_ew;
+  logic [fsm_pkg::NSEC-1:0][15:0] ld_sub;
+  logic [fsm_pkg::NSEC-1:0][1:0]  ld_ew;
 
   fsm_loader #(
     .LoadW    (LoadW),
@@ -315,7 +321,8 @@ module fsm_core #(
     .NsCap    (NsCap),
     .RowCap   (RowCap),
     .TcWords  (TcWords),
-    .NsWords  (NsWords),
+    .BsWords  (BsWords),
+    .CbWords  (CbWords),
     .AcWords  (BmWords),
     .MiWords  (MiWords),
     .MrWords  (MrWords),
@@ -450,8 +457,8 @@ module fsm_core #(
   logic             s0_b_eosv;
   logic [TokW-1:0]  s0_b_eos;
   logic [1:0]       s1_ew_tc;
-  logic [31:0]      s1_states, s1_classes;
-  logic [1:0]       s4_ew_mi, s4_ew_ft;
+  logic [31:0]      s1_classes;
+  logic [1:0]       s4_ew_mi, s4_ew_ft, s4_ew_bs;
   logic [31:0]      s4_rows, s4_vocab;
   always_comb begin
     s0_b_vocab   = bp_vocab_q[s0_bank];
@@ -461,13 +468,12 @@ module fsm_core #(
     s0_sl_rempty = sl_rempty_q[s0_si];
     s0_sl_acc    = sl_acc_q[s0_si];
     s0_tok_bad   = (33'(c_tok_raw) >= 33'(s0_b_vocab));
-    s0_mask_base = 32'(bp_sub_q[s0_bank][fsm_pkg::SEC_MR]) * 32'd8 +
-                   32'(sl_row_q[s0_si]) * 32'(bp_wpr_q[s0_bank]) * 32'd32;
+    s0_mask_base = 32'(sl_row_q[s0_si]) * 32'(bp_stride_q[s0_bank]);
     s1_ew_tc     = bp_ew_q[p_bank_q[1]][fsm_pkg::SEC_TC];
-    s1_states    = 32'(bp_states_q[p_bank_q[1]]);
     s1_classes   = 32'(bp_classes_q[p_bank_q[1]]);
     s4_ew_mi     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_MI];
     s4_ew_ft     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_FT];
+    s4_ew_bs     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_BS];
     s4_rows      = 32'(bp_rows_q[p_bank_q[4]]);
     s4_vocab     = 32'(bp_vocab_q[p_bank_q[4]]);
   end
@@ -518,9 +524,8 @@ module fsm_core #(
     .LoadW  (LoadW),
     .MaskW  (MaskW),
     .BankW  (BankW),
-    .HalfW  (MrAW),
-    .MrHalf (MrHalf),
-    .BitW   (MrBitW),
+    .AddrW  (MrAW),
+    .MrWords (MrWords),
     .BeatW  (BeatW),
     .TokW   (TokW),
     .Depth  (4)
@@ -530,7 +535,7 @@ module fsm_core #(
     .job_valid_i     (s0_take && s0_mask_job),
     .job_ready_o     (mask_job_ready),
     .job_bank_i      (s0_bank),
-    .job_base_i      (MrBitW'(s0_mask_base)),
+    .job_base_i      (MrAW'(s0_mask_base)),
     .job_empty_i     (s0_sl_rempty),
     .job_nbeats_i    (s0_b_nbeats),
     .job_vocab_i     (s0_b_vocab),
@@ -538,10 +543,8 @@ module fsm_core #(
     .job_eos_i       (s0_b_eos),
     .job_accepting_i (s0_sl_acc),
     .rd_en_o         (mr_re),
-    .rd_even_addr_o  (mr_even_raddr),
-    .rd_odd_addr_o   (mr_odd_raddr),
-    .rd_even_data_i  (mr_even_rdata),
-    .rd_odd_data_i   (mr_odd_rdata),
+    .rd_addr_o       (mr_raddr),
+    .rd_data_i       (mr_rdata),
     .m_tvalid_o      (mask_tvalid_o),
     .m_tready_i      (mask_tready_i),
     .m_tdata_o       (mask_tdata_o),
@@ -557,15 +560,17 @@ module fsm_core #(
   // ---------------------------------------------------------------- S2: state, next_state read
   logic [SlotW-1:0]  s2_si;
   logic [StateW-1:0] s2_s;
+  logic [BaseW-1:0]  s2_base;
   logic              s2_viol;
   logic [31:0]       s2_pos;
-  logic              s2_fwd;
-  logic [31:0]       s2_ns_byte;
+  logic              s2_fwd, s2_vfwd;
+  logic [31:0]       s2_cb_idx, s2_cb_byte;
   logic [7:0]        s2_err;
 
   // VALIDATE context: the packet's working state, updated at S3 in order.
   logic [7:0]        vx_err_q;
   logic [StateW-1:0] vx_state_q;
+  logic [BaseW-1:0]  vx_base_q;      // row base of vx_state_q
   logic [31:0]       vx_pos_q, vx_idx_q;
   logic              vx_viol_q;
   logic [31:0]       vx_vidx_q, vx_vpos_q, vx_vtok_q;
@@ -573,21 +578,27 @@ module fsm_core #(
   always_comb begin
     s2_si  = SlotW'(p_slot_q[2]);
     s2_fwd = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[2];
+    // The VALIDATE beat ahead (if still in S4) has just read its state's row base.
+    s2_vfwd = p_v_q[4] && (p_kind_q[4] == K_VHDR || p_kind_q[4] == K_VTOK);
     if (p_kind_q[2] == K_VTOK) begin
       s2_s    = vx_state_q;
+      s2_base = s2_vfwd ? s4_base : vx_base_q;
       s2_viol = vx_viol_q;
       s2_pos  = vx_pos_q;
     end else if (s2_fwd) begin
       s2_s    = p_nstate_q;
+      s2_base = s4_base;
       s2_viol = p_nviol_q;
       s2_pos  = p_npos_q;
     end else begin
       s2_s    = sl_state_q[s2_si];
+      s2_base = sl_base_q[s2_si];
       s2_viol = sl_viol_q[s2_si];
       s2_pos  = sl_pos_q[s2_si];
     end
-    s2_ns_byte = 32'(bp_sub_q[p_bank_q[2]][fsm_pkg::SEC_NS]) +
-                 (p_prod_q + 32'(s2_s)) * ebytes(bp_ew_q[p_bank_q[2]][fsm_pkg::SEC_NS]);
+    // Comb entries are 32 bits: entry i at byte 4i of the region (an add, a shift).
+    s2_cb_idx  = 32'(s2_base) + p_cls_q;
+    s2_cb_byte = 32'(bp_sub_q[p_bank_q[2]][fsm_pkg::SEC_CB]) + (s2_cb_idx << 2);
     s2_err = p_err_q[2];
     if (s2_err == fsm_pkg::ST_OK && s2_viol &&
         (p_kind_q[2] == K_ADVANCE || p_kind_q[2] == K_VHDR)) s2_err = fsm_pkg::ST_VIOLATED;
@@ -595,13 +606,13 @@ module fsm_core #(
       s2_err = fsm_pkg::ST_TOKEN;   // bit 31 of p_tokraw_q carries "token >= V" (see S0->S1)
   end
 
-  assign ns_re    = p_v_q[2];
-  assign ns_raddr = (s2_ns_byte >> LGB) < 32'(NsWords) ?
-                    NsAW'(32'(p_bank_q[2]) * 32'(NsWords) + (s2_ns_byte >> LGB)) :
-                    NsAW'(32'(p_bank_q[2]) * 32'(NsWords));
+  assign cb_re    = p_v_q[2];
+  assign cb_raddr = (s2_cb_byte >> LGB) < 32'(CbWords) ?
+                    CbAW'(32'(p_bank_q[2]) * 32'(CbWords) + (s2_cb_byte >> LGB)) :
+                    CbAW'(32'(p_bank_q[2]) * 32'(CbWords));
 
   // ---------------------------------------------------------------- S3: next state, info reads
-  logic [31:0]       s3_n;
+  logic [31:0]       s3_cb, s3_n, s3_chk;
   logic              s3_allowed;
   logic [StateW-1:0] s3_x;          // state whose info the result reports
   logic [StateW-1:0] s3_nstate;
@@ -617,8 +628,11 @@ module fsm_core #(
   always_comb begin
     logic [BankW-1:0] b;
     b = p_bank_q[3];
-    s3_n       = lane(ns_rdata, p_nslane_q, bp_ew_q[b][fsm_pkg::SEC_NS]);
-    s3_allowed = p_class_ok3_q && (s3_n < 32'(bp_states_q[b]));
+    // Comb entry {check, next}: the transition exists iff check is this state.
+    s3_cb      = lane(cb_rdata, p_cblane_q, fsm_pkg::EW_32);
+    s3_n       = {16'h0, s3_cb[15:0]};
+    s3_chk     = {16'h0, s3_cb[31:16]};
+    s3_allowed = p_class_ok3_q && (s3_chk == 32'(p_s_q)) && (s3_n < 32'(bp_states_q[b]));
     s3_err     = p_err_q[3];
     s3_nstate  = p_s_q;
     s3_nviol   = p_viol_q;
@@ -694,7 +708,7 @@ module fsm_core #(
     s3_x = s3_nstate;
   end
 
-  logic [31:0] s3_ac_bit, s3_fv_bit, s3_mi_byte, s3_ft_byte;
+  logic [31:0] s3_ac_bit, s3_fv_bit, s3_mi_byte, s3_ft_byte, s3_bs_byte;
   always_comb begin
     logic [BankW-1:0] b;
     b = p_bank_q[3];
@@ -704,12 +718,15 @@ module fsm_core #(
                  32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_MI]);
     s3_ft_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_FT]) +
                  32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_FT]);
+    s3_bs_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_BS]) +
+                 32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_BS]);
   end
   assign info_re  = p_v_q[3];
   assign ac_raddr = BmAW'(32'(p_bank_q[3]) * 32'(BmWords) + (s3_ac_bit >> LGL));
   assign fv_raddr = BmAW'(32'(p_bank_q[3]) * 32'(BmWords) + (s3_fv_bit >> LGL));
   assign mi_raddr = MiAW'(32'(p_bank_q[3]) * 32'(MiWords) + (s3_mi_byte >> LGB));
   assign ft_raddr = FtAW'(32'(p_bank_q[3]) * 32'(FtWords) + (s3_ft_byte >> LGB));
+  assign bs_raddr = BsAW'(32'(p_bank_q[3]) * 32'(BsWords) + (s3_bs_byte >> LGB));
 
   // ---------------------------------------------------------------- S4: result, write-back
   logic              s4_acc, s4_fv_raw, s4_fvalid, s4_rempty;
@@ -722,6 +739,7 @@ module fsm_core #(
   assign s4_fv_raw = fv_rdata[p_fvbit_q];
   assign s4_row    = lane(mi_rdata, p_milane_q, s4_ew_mi);
   assign s4_ft     = lane(ft_rdata, p_ftlane_q, s4_ew_ft);
+  assign s4_base   = BaseW'(lane(bs_rdata, p_bslane_q, s4_ew_bs));
   assign s4_rempty = s4_row >= s4_rows;
   assign s4_fvalid = s4_fv_raw && (s4_ft < s4_vocab);
   assign s4_ok     = (p_err_q[4] == fsm_pkg::ST_OK);
@@ -836,11 +854,11 @@ module fsm_core #(
       p_last_q[k]   <= p_last_q[k-1];
     end
     p_err_q[2]   <= p_err_q[1];
-    p_prod_q     <= s1_class * s1_states;
+    p_cls_q      <= s1_class;
     p_class_ok_q <= s1_class < s1_classes;
     // S2 -> S3
     p_err_q[3]    <= s2_err;
-    p_nslane_q    <= LGB'(s2_ns_byte);
+    p_cblane_q    <= LGB'(s2_cb_byte);
     p_s_q         <= s2_s;
     p_viol_q      <= s2_viol;
     p_pos_q       <= s2_pos;
@@ -860,6 +878,7 @@ module fsm_core #(
     p_fvbit_q    <= LGL'(s3_fv_bit);
     p_milane_q   <= LGB'(s3_mi_byte);
     p_ftlane_q   <= LGB'(s3_ft_byte);
+    p_bslane_q   <= LGB'(s3_bs_byte);
   end
 
   // VALIDATE packet bookkeeping and context
@@ -869,6 +888,7 @@ module fsm_core #(
       v_gram_q <= s0_gram;
       v_bank_q <= s0_bank;
     end
+    if (p_v_q[4] && (p_kind_q[4] == K_VHDR || p_kind_q[4] == K_VTOK)) vx_base_q <= s4_base;
     if (p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK)) begin
       vx_err_q   <= vx_err_d;
       vx_state_q <= vx_state_d;
@@ -917,6 +937,7 @@ module fsm_core #(
     if (p_v_q[4] && p_wb_q) begin
       sl_gram_q[s4_si]   <= p_gram_q[4];
       sl_state_q[s4_si]  <= p_nstate_q;
+      sl_base_q[s4_si]   <= s4_base;
       sl_viol_q[s4_si]   <= p_nviol_q;
       sl_pos_q[s4_si]    <= p_npos_q;
       sl_acc_q[s4_si]    <= s4_acc;
@@ -928,12 +949,12 @@ module fsm_core #(
       bp_states_q[spare_q]  <= (StateW+1)'(ld_states);
       bp_classes_q[spare_q] <= (ClassW+1)'(ld_classes);
       bp_rows_q[spare_q]    <= RowW'(ld_rows);
-      bp_wpr_q[spare_q]     <= WprW'(ld_wpr);
       bp_start_q[spare_q]   <= StateW'(ld_start_st);
       bp_eos_q[spare_q]     <= TokW'(ld_eos);
       bp_eosv_q[spare_q]    <= ld_eosv;
       bp_nbeats_q[spare_q]  <= BeatW'((ld_vocab + 32'(MaskW) - 32'd1) >> LGM);
-      for (int k = 0; k < 7; k++) begin
+      bp_stride_q[spare_q]  <= StrideW'(((ld_wpr + 32'd15) >> 4) << (9 - LGL));
+      for (int k = 0; k < fsm_pkg::NSEC; k++) begin
         bp_sub_q[spare_q][k] <= LGB'(ld_sub[k]);
         bp_ew_q[spare_q][k]  <= ld_ew[k];
       end
@@ -950,7 +971,7 @@ module fsm_core #(
 
   logic unused;
   assign unused = ^{ld_busy, ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
-                    mr_waddr, s0_mask_base, c_tok_raw[31]};
+                    s0_mask_base, c_tok_raw[31]};
 
 `ifdef FSM_ASSERT_ON
   // A bound slot always names a loaded grammar.

@@ -9,7 +9,7 @@
 // go only to the spare bank the core points the loader at, and never beyond a
 // region, so a refused image cannot disturb a grammar in use. After TLAST the
 // loader checks, in this order: stream framing and length >= 72, magic,
-// version / header size / section count, length >= 184, header CRC, length =
+// version / header size / section count, length >= 200, header CRC, length =
 // total_bytes, payload CRC, dimensions, capacity (fsm_pkg ST_LD_*), and reports
 // one status. Every byte up to TLAST is consumed whatever the verdict.
 `default_nettype none
@@ -19,7 +19,7 @@
 module fsm_loader #(
   // Load stream width in bits: 64, 128, 256 or 512.
   parameter int LoadW    = 512,
-  // Capacity: largest vocabulary, state / class / row widths, C*S and rows per grammar.
+  // Capacity: largest vocabulary, state / class / row widths, comb entries and rows per grammar.
   parameter int VocabMax = 50257,
   parameter int StateW   = 12,
   parameter int ClassW   = 9,
@@ -28,7 +28,8 @@ module fsm_loader #(
   parameter int RowCap   = 128,
   // Words (LoadW bits) of each section's region in one bank, in section order.
   parameter int TcWords  = 2,
-  parameter int NsWords  = 2,
+  parameter int BsWords  = 2,
+  parameter int CbWords  = 2,
   parameter int AcWords  = 2,
   parameter int MiWords  = 2,
   parameter int MrWords  = 2,
@@ -52,8 +53,8 @@ module fsm_loader #(
 
   // Table writes: one beat, to word widx of every section whose we bit is set.
   output logic      [LoadW-1:0]  wr_data_o,
-  output logic      [6:0]        wr_en_o,
-  output logic [6:0][WIdxW-1:0]  wr_idx_o,
+  output logic      [fsm_pkg::NSEC-1:0]        wr_en_o,
+  output logic [fsm_pkg::NSEC-1:0][WIdxW-1:0]  wr_idx_o,
 
   // Verdict: a one-cycle pulse once the image (up to TLAST) is in and judged.
   output logic                   done_o,
@@ -69,15 +70,16 @@ module fsm_loader #(
   output logic      [31:0]       start_o,
   output logic      [31:0]       eos_o,
   output logic                   eos_valid_o,
-  output logic [6:0][15:0]       sub_o,        // section offset mod beat bytes
-  output logic [6:0][1:0]        ew_o          // storage width code (fsm_pkg EW_*)
+  output logic [fsm_pkg::NSEC-1:0][15:0] sub_o,  // section offset mod beat bytes
+  output logic [fsm_pkg::NSEC-1:0][1:0]  ew_o    // storage width code (fsm_pkg EW_*)
 );
 
   localparam int LB  = LoadW / 8;                       // bytes per beat
   localparam int LGB = $clog2(LB);
   localparam int Q   = LoadW / 64;                      // qwords per beat
   localparam int QW  = (Q > 1) ? $clog2(Q) : 1;
-  localparam int HQ  = fsm_pkg::IMG_HDR_QWORDS;         // 23 header qwords
+  localparam int HQ  = fsm_pkg::IMG_HDR_QWORDS;         // 25 header qwords
+  localparam int NS  = fsm_pkg::NSEC;
   localparam int TokW = $clog2(VocabMax);
   localparam logic [31:0] HDR_BYTES = 32'(fsm_pkg::IMG_HDR_BYTES);
 
@@ -169,9 +171,9 @@ module fsm_loader #(
 
   // Fixed header fields (docs/table-format.md, "Fixed header").
   logic [31:0] f_magic, f_total, f_vocab, f_states, f_classes, f_rows, f_wpr;
-  logic [31:0] f_start, f_final, f_eos, f_reject, f_empty, f_hdr_crc, f_pay_crc;
+  logic [31:0] f_start, f_final, f_eos, f_reject, f_empty, f_hdr_crc, f_pay_crc, f_comb;
   logic [15:0] f_version, f_hdr_bytes, f_nsec;
-  logic [7:0]  f_sbits, f_cbits, f_rbits, f_tbits, f_wbits;
+  logic [7:0]  f_sbits, f_cbits, f_rbits, f_tbits, f_wbits, f_bbits;
   assign f_magic     = hdr_q[0 +: 32];
   assign f_version   = hdr_q[32 +: 16];
   assign f_hdr_bytes = hdr_q[48 +: 16];
@@ -192,18 +194,20 @@ module fsm_loader #(
   assign f_tbits     = hdr_q[440 +: 8];
   assign f_nsec      = hdr_q[448 +: 16];
   assign f_wbits     = hdr_q[464 +: 8];
+  assign f_bbits     = hdr_q[472 +: 8];
   assign f_hdr_crc   = hdr_q[480 +: 32];
   assign f_pay_crc   = hdr_q[512 +: 32];
+  assign f_comb      = hdr_q[544 +: 32];
 
   // Section table: entry k at qwords 9+2k and 10+2k.
-  logic [15:0] s_id [7];
-  logic [7:0]  s_elem [7];
-  logic [7:0]  s_logic [7];
-  logic [31:0] s_count [7];
-  logic [31:0] s_off [7];
-  logic [31:0] s_len [7];
+  logic [15:0] s_id [NS];
+  logic [7:0]  s_elem [NS];
+  logic [7:0]  s_logic [NS];
+  logic [31:0] s_count [NS];
+  logic [31:0] s_off [NS];
+  logic [31:0] s_len [NS];
   always_comb begin
-    for (int k = 0; k < 7; k++) begin
+    for (int k = 0; k < NS; k++) begin
       s_id[k]    = hdr_q[(9 + 2*k)*64 +: 16];
       s_elem[k]  = hdr_q[(9 + 2*k)*64 + 16 +: 8];
       s_logic[k] = hdr_q[(9 + 2*k)*64 + 24 +: 8];
@@ -215,12 +219,13 @@ module fsm_loader #(
 
   // ---------------------------------------------------------------- table writes
   // Section k's entry always completes in an earlier beat than its first data
-  // byte (entries end by byte 183, data starts at 184 + 8k), so the registered
-  // header already holds it here.
+  // byte (entries end by byte 199, data starts at 256 or later), so the
+  // registered header already holds it here.
   function automatic logic [32:0] region_words(input int k);
     unique case (k)
       fsm_pkg::SEC_TC: region_words = 33'(TcWords);
-      fsm_pkg::SEC_NS: region_words = 33'(NsWords);
+      fsm_pkg::SEC_BS: region_words = 33'(BsWords);
+      fsm_pkg::SEC_CB: region_words = 33'(CbWords);
       fsm_pkg::SEC_AC: region_words = 33'(AcWords);
       fsm_pkg::SEC_MI: region_words = 33'(MiWords);
       fsm_pkg::SEC_MR: region_words = 33'(MrWords);
@@ -229,7 +234,7 @@ module fsm_loader #(
     endcase
   endfunction
   always_comb begin
-    for (int k = 0; k < 7; k++) begin
+    for (int k = 0; k < NS; k++) begin
       logic [32:0] first_beat, idx, end_byte, beat_byte;
       first_beat = 33'(s_off[k] >> LGB);
       end_byte   = 33'(s_off[k]) + 33'(s_len[k]);
@@ -272,7 +277,7 @@ module fsm_loader #(
     .crc_o  (pcrc_d)
   );
 
-  // Header: 23 qwords once all are in, one per cycle, header_crc field as zero.
+  // Header: 25 qwords once all are in, one per cycle, header_crc field as zero.
   logic [4:0]  hcrc_idx_q;
   logic [31:0] hcrc_q, hcrc_d;
   logic        hdr_full_q;          // all 23 header qwords captured
@@ -320,8 +325,8 @@ module fsm_loader #(
   endfunction
 
   // Stage 1 (L_CHECK1): derived widths and products, registered.
-  logic [7:0]  d_sbits_q, d_cbits_q, d_rbits_q, d_tbits_q;
-  logic [63:0] d_cs_q, d_rw_q;
+  logic [7:0]  d_sbits_q, d_cbits_q, d_rbits_q, d_tbits_q, d_bbits_q;
+  logic [63:0] d_rw_q;
   logic [32:0] d_wpr_q;
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK1) begin
@@ -329,8 +334,9 @@ module fsm_loader #(
       d_cbits_q <= max1(bitlen(f_classes - 32'd1));
       d_rbits_q <= max1(bitlen(f_rows));
       d_tbits_q <= max1(bitlen(f_vocab - 32'd1));
-      d_cs_q    <= 64'(f_classes) * 64'(f_states);
-      d_rw_q    <= 64'(f_rows) * 64'(f_wpr);
+      d_bbits_q <= max1(bitlen(f_comb - 32'd1));
+      // Mask rows are padded to whole 512-bit words (16 32-bit words).
+      d_rw_q    <= 64'(f_rows) * ((64'(f_wpr) + 64'd15) >> 4 << 4);
       d_wpr_q   <= (33'(f_vocab) + 33'd31) >> 5;
     end
   end
@@ -338,22 +344,24 @@ module fsm_loader #(
   // Stage 2 (L_CHECK2): every dimension rule, then the first failing code.
   logic dims_ok, cap_ok;
   always_comb begin
-    logic [7:0]  want_logic [7];
-    logic [63:0] want_count [7];
+    logic [7:0]  want_logic [NS];
+    logic [63:0] want_count [NS];
     logic [63:0] want_len;
     logic [32:0] prev_end, this_end;
     logic [31:0] bitmap_words;
     bitmap_words = 32'((33'(f_states) + 33'd31) >> 5);
     want_logic[0] = d_cbits_q;  want_count[0] = 64'(f_vocab);
-    want_logic[1] = d_sbits_q;  want_count[1] = d_cs_q;
-    want_logic[2] = 8'd32;      want_count[2] = 64'(bitmap_words);
-    want_logic[3] = d_rbits_q;  want_count[3] = 64'(f_states);
-    want_logic[4] = 8'd32;      want_count[4] = d_rw_q;
-    want_logic[5] = d_tbits_q;  want_count[5] = 64'(f_states);
-    want_logic[6] = 8'd32;      want_count[6] = 64'(bitmap_words);
+    want_logic[1] = d_bbits_q;  want_count[1] = 64'(f_states);
+    want_logic[2] = 8'd32;      want_count[2] = 64'(f_comb);
+    want_logic[3] = 8'd32;      want_count[3] = 64'(bitmap_words);
+    want_logic[4] = d_rbits_q;  want_count[4] = 64'(f_states);
+    want_logic[5] = 8'd32;      want_count[5] = d_rw_q;
+    want_logic[6] = d_tbits_q;  want_count[6] = 64'(f_states);
+    want_logic[7] = 8'd32;      want_count[7] = 64'(bitmap_words);
     dims_ok = f_vocab != 32'd0 && f_states != 32'd0 && f_classes != 32'd0 &&
               32'(f_sbits) == 32'(d_sbits_q) && f_cbits == d_cbits_q &&
               f_rbits == d_rbits_q && f_tbits == d_tbits_q &&
+              f_bbits == d_bbits_q && f_comb >= f_classes && d_sbits_q <= 8'd16 &&
               33'(f_wpr) == d_wpr_q && f_wbits == 8'd32 &&
               f_reject == (32'd1 << d_sbits_q) - 32'd1 &&
               f_empty == (32'd1 << d_rbits_q) - 32'd1 &&
@@ -362,12 +370,12 @@ module fsm_loader #(
               (f_eos == fsm_pkg::IMG_NONE || f_eos < f_vocab) &&
               ((f_eos == fsm_pkg::IMG_NONE) == (f_final == fsm_pkg::IMG_NONE));
     prev_end = 33'(HDR_BYTES);
-    for (int k = 0; k < 7; k++) begin
+    for (int k = 0; k < NS; k++) begin
       want_len = want_count[k] * 64'(storage(want_logic[k]) >> 3);
       this_end = 33'(s_off[k]) + 33'(s_len[k]);
       if (32'(s_id[k]) != 32'(k + 1) || s_logic[k] != want_logic[k] ||
           s_elem[k] != storage(want_logic[k]) || 64'(s_count[k]) != want_count[k] ||
-          64'(s_len[k]) != want_len || s_off[k][2:0] != 3'd0 ||
+          64'(s_len[k]) != want_len || s_off[k][5:0] != 6'd0 ||
           33'(s_off[k]) < prev_end || this_end > 33'(f_total)) begin
         dims_ok = 1'b0;
       end
@@ -376,7 +384,7 @@ module fsm_loader #(
     cap_ok = f_vocab <= 32'(VocabMax) && 32'(d_sbits_q) <= 32'(StateW) &&
              32'(d_cbits_q) <= 32'(ClassW) && 32'(d_rbits_q) <= 32'(RowW) &&
              32'(d_tbits_q) <= 32'(TokW) && f_rows <= 32'(RowCap) &&
-             d_cs_q <= 64'(NsCap);
+             f_comb <= 32'(NsCap);
   end
 
   logic [7:0] verdict;
@@ -432,15 +440,12 @@ module fsm_loader #(
   assign eos_o           = f_eos;
   assign eos_valid_o     = (f_eos != fsm_pkg::IMG_NONE);
   always_comb begin
-    for (int k = 0; k < 7; k++) begin
+    for (int k = 0; k < NS; k++) begin
       sub_o[k] = 16'(s_off[k] & 32'(LB - 1));
       ew_o[k]  = (s_elem[k] == 8'd8) ? fsm_pkg::EW_8 :
                  (s_elem[k] == 8'd16) ? fsm_pkg::EW_16 : fsm_pkg::EW_32;
     end
   end
-
-  logic unused;
-  assign unused = ^{hdr_q[544 +: 32]};
 
 endmodule
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Mask streamer: turns one MASK job into ceil(V/MaskW) beats of the state's token mask.
 //
-// A mask row is stored as the image lays it out, so beat m is the MaskW-bit
-// window at bit (row base + m * MaskW) of the bank's mask-row region: any
-// 32-bit-aligned offset. The region is split into even and odd words, so the
-// two words a window can touch are read in the same cycle and a funnel shift
-// cuts the window out. Bits past V in the last beat are cleared, and the EOS
-// bit is driven from the state's accepting flag. One beat per cycle; a job
-// queued behind the current one starts without a gap.
+// Mask rows are stored padded to whole 512-bit words (docs/table-format.md),
+// so a row starts on a memory word and beat m is MaskW-bit piece
+// (m mod LoadW/MaskW) of word (row base + m / (LoadW/MaskW)): one read and at
+// most a LoadW/MaskW-way select, no funnel shift. Bits past V in the last beat
+// are cleared, and the EOS bit is driven from the state's accepting flag. One
+// beat per cycle; a job queued behind the current one starts without a gap.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -16,9 +15,8 @@ module fsm_mask_engine #(
   parameter int LoadW   = 512,   // memory word, 64..512
   parameter int MaskW   = 512,   // bits per mask beat: power of two, 32..LoadW
   parameter int BankW   = 3,     // bank index bits
-  parameter int HalfW   = 8,     // address bits of one half (even or odd) memory
-  parameter int MrHalf  = 16,    // words per bank in each half
-  parameter int BitW    = 24,    // bit offset within a bank's region
+  parameter int AddrW   = 8,     // mask-row memory address bits
+  parameter int MrWords = 16,    // words per bank region
   parameter int BeatW   = 8,     // beats per mask, counter width
   parameter int TokW    = 16,    // token id width
   parameter int Depth   = 4      // output buffer entries
@@ -30,7 +28,7 @@ module fsm_mask_engine #(
   input  wire logic               job_valid_i,
   output logic                    job_ready_o,
   input  wire logic [BankW-1:0]   job_bank_i,
-  input  wire logic [BitW-1:0]    job_base_i,      // first bit of the row in the region
+  input  wire logic [AddrW-1:0]   job_base_i,      // first word of the row in the region
   input  wire logic               job_empty_i,     // all-zero row (not stored)
   input  wire logic [BeatW-1:0]   job_nbeats_i,    // >= 1
   input  wire logic [TokW:0]      job_vocab_i,     // V: bits >= V are cleared
@@ -40,10 +38,8 @@ module fsm_mask_engine #(
 
   // Mask-row memories (registered read)
   output logic                    rd_en_o,
-  output logic      [HalfW-1:0]   rd_even_addr_o,
-  output logic      [HalfW-1:0]   rd_odd_addr_o,
-  input  wire logic [LoadW-1:0]   rd_even_data_i,
-  input  wire logic [LoadW-1:0]   rd_odd_data_i,
+  output logic      [AddrW-1:0]   rd_addr_o,
+  input  wire logic [LoadW-1:0]   rd_data_i,
 
   // Mask stream
   output logic                    m_tvalid_o,
@@ -58,6 +54,8 @@ module fsm_mask_engine #(
   localparam int LGL = $clog2(LoadW);
   localparam int LGM = $clog2(MaskW);
   localparam int LevelW = $clog2(Depth + 1);
+  localparam int LGP = LGL - LGM;                // log2(beats per memory word)
+  localparam int PW  = (LGP > 0) ? LGP : 1;
 
   `COMMON_PARAM_CHECK(g_bad_maskw, MaskW >= 32 && MaskW <= LoadW && (MaskW & (MaskW - 1)) == 0,
                       "fsm_mask_engine: MaskW must be a power of two in 32..LoadW")
@@ -66,7 +64,8 @@ module fsm_mask_engine #(
   // cur: the job being issued; nxt: one queued behind it.
   logic             cur_v_q, nxt_v_q;
   logic [BankW-1:0] cur_bank_q, nxt_bank_q;
-  logic [BitW-1:0]  cur_pos_q, nxt_base_q;       // cur_pos_q: bit of the next beat
+  logic [AddrW-1:0] cur_word_q, nxt_base_q;      // cur_word_q: word of the next beat
+  logic [PW-1:0]    cur_piece_q;                 // MaskW piece of that word
   logic             cur_empty_q, nxt_empty_q;
   logic [BeatW-1:0] cur_beat_q, cur_nb_q, nxt_nb_q;
   logic [TokW:0]    cur_v_tok_q, nxt_v_tok_q;
@@ -117,7 +116,7 @@ module fsm_mask_engine #(
     if (!cur_v_q || last_issue) begin
       if (nxt_v_q) begin
         cur_bank_q  <= nxt_bank_q;
-        cur_pos_q   <= nxt_base_q;
+        cur_word_q  <= nxt_base_q;
         cur_empty_q <= nxt_empty_q;
         cur_nb_q    <= nxt_nb_q;
         cur_v_tok_q <= nxt_v_tok_q;
@@ -126,7 +125,7 @@ module fsm_mask_engine #(
         cur_acc_q   <= nxt_acc_q;
       end else begin
         cur_bank_q  <= job_bank_i;
-        cur_pos_q   <= job_base_i;
+        cur_word_q  <= job_base_i;
         cur_empty_q <= job_empty_i;
         cur_nb_q    <= job_nbeats_i;
         cur_v_tok_q <= job_vocab_i;
@@ -134,25 +133,26 @@ module fsm_mask_engine #(
         cur_eos_q   <= job_eos_i;
         cur_acc_q   <= job_accepting_i;
       end
-      cur_beat_q <= '0;
+      cur_beat_q  <= '0;
+      cur_piece_q <= '0;
     end else if (issue) begin
-      cur_pos_q  <= cur_pos_q + BitW'(MaskW);
+      if (LGP == 0 || cur_piece_q == PW'((1 << LGP) - 1)) begin
+        cur_word_q  <= cur_word_q + AddrW'(1);
+        cur_piece_q <= '0;
+      end else begin
+        cur_piece_q <= cur_piece_q + PW'(1);
+      end
       cur_beat_q <= cur_beat_q + BeatW'(1);
     end
   end
 
   // ---------------------------------------------------------------- read
-  logic [BitW-LGL-1:0] word;
-  logic [HalfW-1:0]    bank_base;
-  assign word      = cur_pos_q[BitW-1:LGL];
-  assign bank_base = HalfW'(32'(cur_bank_q) * 32'(MrHalf));
-  assign rd_en_o        = issue;
-  assign rd_odd_addr_o  = bank_base + HalfW'(word >> 1);
-  assign rd_even_addr_o = bank_base + HalfW'(word >> 1) + HalfW'(word[0]);
+  assign rd_en_o   = issue;
+  assign rd_addr_o = AddrW'(32'(cur_bank_q) * 32'(MrWords)) + cur_word_q;
 
   // Per-beat controls travel with the read.
-  logic [LGL-1:0] r_shift_q;
-  logic           r_odd_q, r_empty_q, r_last_q, r_eos_hit_q, r_acc_q;
+  logic [PW-1:0]  r_piece_q;
+  logic           r_empty_q, r_last_q, r_eos_hit_q, r_acc_q;
   logic [LGM:0]   r_keep_q;        // bits of this beat below V (MaskW on full beats)
   logic [LGM-1:0] r_eos_bit_q;
   always_ff @(posedge clk_i) begin
@@ -164,8 +164,7 @@ module fsm_mask_engine #(
       logic [TokW+1:0] beat_lo, left;
       beat_lo     = (TokW+2)'(cur_beat_q) << LGM;
       left        = (TokW+2)'(cur_v_tok_q) - beat_lo;
-      r_shift_q   <= cur_pos_q[LGL-1:0];
-      r_odd_q     <= word[0];
+      r_piece_q   <= cur_piece_q;
       r_empty_q   <= cur_empty_q;
       r_last_q    <= (cur_beat_q == cur_nb_q - BeatW'(1));
       r_keep_q    <= (left >= (TokW+2)'(MaskW)) ? (LGM+1)'(MaskW) : (LGM+1)'(left);
@@ -178,9 +177,11 @@ module fsm_mask_engine #(
   // ---------------------------------------------------------------- beat
   logic [MaskW-1:0] beat;
   always_comb begin
-    logic [2*LoadW-1:0] pair;
-    pair = r_odd_q ? {rd_even_data_i, rd_odd_data_i} : {rd_odd_data_i, rd_even_data_i};
-    beat = r_empty_q ? '0 : MaskW'(pair >> r_shift_q);
+    beat = '0;
+    if (!r_empty_q) begin
+      if (LGP == 0) beat = MaskW'(rd_data_i);
+      else          beat = MaskW'(rd_data_i >> (32'(r_piece_q) * 32'(MaskW)));
+    end
     for (int i = 0; i < MaskW; i++) begin
       if ((LGM+1)'(i) >= r_keep_q) beat[i] = 1'b0;
     end

@@ -54,7 +54,7 @@ package fsm_pkg;
   localparam int CSR_NUM_GRAMMARS = 11;
   localparam int CSR_VOCAB_MAX   = 12;
   localparam int CSR_WIDTHS      = 13;  // [7:0] class, [15:8] state, [23:16] row bits
-  localparam int CSR_NS_CAP      = 14;
+  localparam int CSR_NS_CAP      = 14;  // NsCap: comb entries per grammar
   localparam int CSR_ROW_CAP     = 15;
   localparam int CSR_BUS_WIDTHS  = 16;  // [15:0] MaskW, [31:16] LoadW
   localparam int CSR_COMMANDS    = 17;  // results produced
@@ -69,23 +69,25 @@ package fsm_pkg;
   localparam int CSR_ERR_BASE    = 32;  // CSR_ERR_BASE + code: results with that status
   localparam int CSR_WORDS       = CSR_ERR_BASE + NUM_STATUS;
 
-  localparam logic [31:0] FSM_ID = 32'h4653_0001;  // "FS", version 1
+  localparam logic [31:0] FSM_ID = 32'h4653_0002;  // "FS", version 2 (image version 2)
 
   // ---------------------------------------------------------------- table image (docs/table-format.md)
   localparam logic [31:0] IMG_MAGIC        = 32'h4D53_4654;   // "TFSM"
-  localparam logic [15:0] IMG_VERSION      = 16'd1;
-  localparam int          IMG_HDR_BYTES    = 184;            // 72 + 7 x 16
-  localparam int          IMG_HDR_QWORDS   = 23;
-  localparam int          IMG_NUM_SECTIONS = 7;
+  localparam logic [15:0] IMG_VERSION      = 16'd2;
+  localparam int          IMG_HDR_BYTES    = 200;            // 72 + 8 x 16
+  localparam int          IMG_HDR_QWORDS   = 25;
+  localparam int          IMG_NUM_SECTIONS = 8;
   localparam logic [31:0] IMG_NONE         = 32'hFFFF_FFFF;
-  // Sections, in image order (0-based here; the image's ids are 1..7).
+  // Sections, in image order (0-based here; the image's ids are 1..8).
   localparam int SEC_TC = 0;  // token_class
-  localparam int SEC_NS = 1;  // next_state
-  localparam int SEC_AC = 2;  // accepting bitmap
-  localparam int SEC_MI = 3;  // mask_index
-  localparam int SEC_MR = 4;  // mask_rows
-  localparam int SEC_FT = 5;  // forced_token
-  localparam int SEC_FV = 6;  // forced_valid bitmap
+  localparam int SEC_BS = 1;  // row_base
+  localparam int SEC_CB = 2;  // comb: {check[31:16], next[15:0]}
+  localparam int SEC_AC = 3;  // accepting bitmap
+  localparam int SEC_MI = 4;  // mask_index
+  localparam int SEC_MR = 5;  // mask_rows, each padded to whole 512-bit words
+  localparam int SEC_FT = 6;  // forced_token
+  localparam int SEC_FV = 7;  // forced_valid bitmap
+  localparam int NSEC   = 8;
 
   // Storage-width codes for a table element: 8, 16 or 32 bits.
   localparam logic [1:0] EW_8  = 2'd0;

@@ -15,7 +15,7 @@ module fsm_top #(
   parameter int ClassW    = 9,
   parameter int StateW    = 12,
   parameter int RowW      = 8,
-  // Largest num_classes * num_states of a grammar (next_state entries), 2..2^26.
+  // Largest comb (compressed next-state table, comb_size entries) of a grammar, 2..2^26.
   parameter int NsCap     = 262144,
   // Largest number of stored mask rows of a grammar, 1..2^RowW-1.
   parameter int RowCap    = 128,

@@ -11,9 +11,10 @@ import zlib
 import numpy as np
 import pytest
 
+from models import fsm_sizes
 from models import table_image as ti
 from models.regex_dfa import compile_regex
-from models.token_fsm import TokenFSM
+from models.token_fsm import TokenFSM, compress_next_state, expand_next_state
 from models.vocab import Vocabulary
 
 BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
@@ -80,8 +81,11 @@ def test_round_trip_brief(brief_fsm, brief_image, tmp_path):
     assert_same_behaviour(brief_fsm, TokenFSM.from_tables(loaded), random.Random(1), 40)
     t = brief_fsm.tables
     assert sizes["token_class"] == t.vocab_size  # 8-bit classes: ~49 KiB ROM
-    assert sizes["next_state"] == t.num_classes * t.num_states * 2
-    assert sizes["mask_rows"] == t.num_mask_rows * t.words_per_row * 4
+    assert sizes["comb"] == t.comb_size * 4
+    assert sizes["row_base"] == t.num_states * 2
+    # Rows padded to whole 512-bit words: 1,571 words -> 1,584.
+    assert sizes["mask_rows"] == t.num_mask_rows * ti.row_stride_words(t.words_per_row) * 4
+    assert ti.row_stride_words(t.words_per_row) == 1584
     print(f"\nBRIEF image {len(brief_image):,} bytes: {sizes}")
 
 
@@ -95,9 +99,9 @@ def test_round_trip_small(index):
 
 def test_layout_alignment_and_header(brief_image):
     sections = ti.parse_sections(brief_image)
-    assert [s.ident for s in sections] == list(range(1, 8))
+    assert [s.ident for s in sections] == list(range(1, 9))
     for s in sections:
-        assert s.offset % 8 == 0 and s.offset >= ti.HEADER_BYTES
+        assert s.offset % 64 == 0 and s.offset >= ti.HEADER_BYTES
     assert len(brief_image) % 8 == 0
     assert brief_image[:4] == b"TFSM"
     assert struct.unpack_from("<H", brief_image, 4)[0] == ti.VERSION
@@ -126,7 +130,7 @@ def corruptions(img: bytes) -> list[tuple[str, bytes, str]]:
     first_table = ti.HEADER_FIXED_BYTES
     return [
         ("magic", _patch(img, 0, "<I", 0x12345678), "bad magic"),
-        ("version", _patch(img, 4, "<H", 2), "unsupported image version 2"),
+        ("version", _patch(img, 4, "<H", 1), "unsupported image version 1"),
         ("header crc", _flip(img, 0x20), "header CRC mismatch"),
         ("payload crc", _flip(img, sec[1].offset + 3), "payload CRC mismatch"),
         ("padding crc", _flip(img, sec[0].offset + sec[0].length), "payload CRC mismatch"),
@@ -139,7 +143,10 @@ def corruptions(img: bytes) -> list[tuple[str, bytes, str]]:
         ("eos id", _patch(img, 0x28, "<I", 60000), "eos id"),
         ("section count", _patch(img, first_table + 4, "<I", 1), "token_class has 1"),
         ("section width", _patch(img, first_table + 2, "<B", 16), "token_class widths"),
-        ("section offset", _patch(img, first_table + 16 + 8, "<I", 190), "next_state at offset"),
+        ("section offset", _patch(img, first_table + 16 + 8, "<I", 256 + 64 * 785 + 8),
+         "row_base at offset"),
+        ("comb size", _patch(img, 0x44, "<I", 154), "comb size 154 < 155 classes"),
+        ("base bits", _patch(img, 0x3B, "<B", 17), "base_bits is 17"),
         ("num_sections", _patch(img, 0x38, "<H", 6), "inconsistent header"),
         ("truncated header", img[:40], "truncated image"),
         ("truncated table", img[: ti.HEADER_BYTES - 8], "truncated image"),
@@ -149,7 +156,7 @@ def corruptions(img: bytes) -> list[tuple[str, bytes, str]]:
     ]
 
 
-@pytest.mark.parametrize("case", range(21))
+@pytest.mark.parametrize("case", range(23))
 def test_corruption_refused(case, brief_image):
     name, bad, message = corruptions(brief_image)[case]
     with pytest.raises(ti.TableImageError, match=message):
@@ -164,8 +171,13 @@ def test_value_range_checks():
     with pytest.raises(ti.TableImageError, match="token class out of range"):
         ti.load_image(ti.image_bytes(t))
     t = small_fsms()[0].tables
-    t.next_state[1, 0] = t.num_states
-    with pytest.raises(ti.TableImageError, match="next state out of range"):
+    live = np.flatnonzero(t.comb_check != t.reject)[0]
+    t.comb_next[live] = t.num_states
+    with pytest.raises(ti.TableImageError, match="comb entry out of range"):
+        ti.load_image(ti.image_bytes(t))
+    t = small_fsms()[0].tables
+    t.row_base[0] = t.comb_size - t.num_classes + 1
+    with pytest.raises(ti.TableImageError, match="row base"):
         ti.load_image(ti.image_bytes(t))
 
 
@@ -175,7 +187,8 @@ def test_readmemh_files(brief_fsm, tmp_path):
     names = {p.name for p in paths}
     assert {
         "token_class.hex",
-        "next_state.hex",
+        "row_base.hex",
+        "comb.hex",
         "accepting.hex",
         "mask_index.hex",
         "mask_rows.hex",
@@ -191,15 +204,68 @@ def test_readmemh_files(brief_fsm, tmp_path):
         return np.array([int(x, 16) for x in lines[1:]], dtype=np.int64)
 
     assert np.array_equal(read("token_class.hex"), t.token_class)
-    assert np.array_equal(read("next_state.hex").reshape(t.num_classes, t.num_states), t.next_state)
+    assert np.array_equal(read("row_base.hex"), t.row_base)
+    comb = read("comb.hex")
+    assert np.array_equal(comb & 0xFFFF, t.comb_next)
+    assert np.array_equal(comb >> 16, t.comb_check)
     assert np.array_equal(read("mask_index.hex"), t.mask_index)
-    assert np.array_equal(read("mask_rows.hex").reshape(t.num_mask_rows, -1), t.mask_rows)
+    rows = read("mask_rows.hex").reshape(t.num_mask_rows, -1)
+    assert np.array_equal(rows[:, : t.words_per_row], t.mask_rows)
+    assert not rows[:, t.words_per_row :].any()
     assert np.array_equal(read("forced_token.hex"), t.forced_token)
     acc = read("accepting.hex")
     bits = np.unpackbits(acc.astype("<u4").view(np.uint8), bitorder="little")
     assert np.array_equal(bits[: t.num_states].astype(bool), t.accepting)
-    lines = (tmp_path / "next_state.hex").read_text().splitlines()[1:]
-    assert all(len(x) == (t.state_bits + 3) // 4 for x in lines)
+    lines = (tmp_path / "row_base.hex").read_text().splitlines()[1:]
+    assert all(len(x) == (t.base_bits + 3) // 4 for x in lines)
     svh = (tmp_path / "params.svh").read_text()
     assert f"FSM_NUM_STATES = {t.num_states};" in svh
     assert f"FSM_REJECT_CODE = {t.reject};" in svh
+
+
+def test_comb_matches_dense(brief_fsm):
+    """Every (state, class) of the dense table, through the compressed lookup."""
+    t = brief_fsm.tables
+    assert t.comb_size == int(t.row_base.max()) + t.num_classes
+    dense = np.array([[t.lookup(s, c) for s in range(t.num_states)]
+                      for c in range(t.num_classes)])
+    assert np.array_equal(dense, t.next_state)
+    live = int((t.next_state != t.reject).sum())
+    assert int((t.comb_check != t.reject).sum()) == live  # one entry per live transition
+    # The summary/sentiment regex: 36,891 entries of 255,130.
+    assert t.comb_size < t.num_states * t.num_classes // 6
+
+
+def test_compress_expand_random():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        c, s = int(rng.integers(1, 30)), int(rng.integers(1, 60))
+        reject = (1 << max(1, s.bit_length())) - 1
+        ns = np.where(rng.random((c, s)) < rng.random(), rng.integers(0, s, (c, s)), reject)
+        base, nxt, chk = compress_next_state(ns, reject)
+        assert len(nxt) == int(base.max()) + c
+        assert np.array_equal(expand_next_state(base, nxt, chk, c, reject), ns)
+
+
+def test_sizes_report(brief_fsm):
+    """models.fsm_sizes on the summary/sentiment regex (GPT-2), counted by hand
+    for two banks: comb 36,891 x 4 B = 2,306 words x 2 -> 2 URAM rows of 8; mask
+    rows 82 x 99 words x 2 = 16,236 -> 4 URAM rows; token_class 786 words x 2 ->
+    4 BRAM36 rows of 8; row_base and forced_token 52 words x 2 -> 1 BRAM36 row
+    each; mask_index 26 words x 2 and the bitmaps: LUT RAM."""
+    r = fsm_sizes.report(brief_fsm.tables, banks=2)
+    assert r["comb_size"] == 36891 and r["live_transitions"] == 33143
+    assert r["dense_next_bits"] == 155 * 1646 * 16
+    assert r["compressed_next_bits"] == 36891 * 32 + 1646 * 16
+    assert (r["uram"], r["bram36"]) == (8 * (2 + 4), 8 * (4 + 1 + 1))
+    assert r["fits"] and fsm_sizes.fsm_budget() == fsm_sizes.Budget(166, 870)
+    assert r["mask_padding_bits"] == 82 * 416
+    eight = fsm_sizes.report(brief_fsm.tables, banks=8)  # 8 x (5 + 16 + 2) = 184 URAM
+    assert eight["uram"] == 184 and not eight["fits"]
+
+
+def test_config_rams():
+    """fsm_top's defaults (5 banks): URAM for token_class 2 rows, comb 20, mask
+    rows 16; BRAM36 for row_base 3 rows, mask_index 1, forced_token 2."""
+    assert fsm_sizes.config_rams(50257, 12, 9, 8, 262144, 128, 4) == (
+        8 * (2 + 20 + 16), 8 * (3 + 1 + 2))

@@ -30,11 +30,12 @@ def test_compile_and_check(tiny_vocab, tmp_path, capsys):
     rc = main(["compile", "--regex", r'\{"[ab]+"\}', "--vocab", str(tiny_vocab), "-o", str(out)])
     text = capsys.readouterr().out
     assert rc == 0
-    assert "token FSM" in text and "distinct mask rows" in text and "next_state" in text
+    assert "token FSM" in text and "distinct mask rows" in text and "comb" in text
+    assert "next-state dense" in text and "compressed" in text and "fits" in text
     image = out / "fsm.bin"
     tables = load_image(image)
     assert tables.vocab_size == len(TOKENS) + 1 and tables.eos_id == len(TOKENS)
-    assert (out / "next_state.hex").is_file() and (out / "params.svh").is_file()
+    assert (out / "comb.hex").is_file() and (out / "params.svh").is_file()
 
     assert main(["check", "--image", str(image), "--tokens", "9,5,10,11"]) == 0
     assert capsys.readouterr().out.strip() == "-1"

@@ -167,3 +167,7 @@ def test_tekken(tmp_path):
     v = Vocabulary.from_tekken(_write(tmp_path / "tekken_x.json", data))
     assert v.tokens == [b"<unk>", b"<s>", b"</s>", b"a", b"\xe2", b" b"]
     assert v.special == frozenset({0, 1, 2}) and v.eos_id == 2
+    # Without a special_tokens list: mistral-common's defaults, </s> at rank 2.
+    del data["special_tokens"]
+    v = Vocabulary.from_tekken(_write(tmp_path / "tekken_y.json", data))
+    assert v.tokens[:3] == [b"<unk>", b"<s>", b"</s>"] and v.eos_id == 2

@@ -46,7 +46,7 @@ from uvm_env.fsm.protocol import (
     FsmRsp,
 )
 
-HDR = 184
+HDR = 200
 NONE32 = 0xFFFF_FFFF
 
 
@@ -319,13 +319,13 @@ def hw_verdict(data: bytes, keep_err: bool, p: FsmParams) -> int:
     n = len(data)
     hdr = data[:HDR] + bytes(max(0, HDR - n))
     (magic, version, hdr_bytes, total, v, s, c, r, wpr, start, final, eos, reject, empty,
-     sbits, cbits, rbits, tbits, nsec, wbits, _res, hcrc, pcrc, _res2) = struct.unpack_from(
+     sbits, cbits, rbits, tbits, nsec, wbits, bbits, hcrc, pcrc, comb) = struct.unpack_from(
         "<IHHIIIIIIIIIIIBBBBHBBIII", hdr)
     if keep_err or n < 72:
         return ST_LD_LENGTH
     if magic != 0x4D534654:
         return ST_LD_MAGIC
-    if version != 1 or nsec != 7 or hdr_bytes != HDR:
+    if version != 2 or nsec != 8 or hdr_bytes != HDR:
         return ST_LD_VERSION
     if n < HDR:
         return ST_LD_LENGTH
@@ -339,26 +339,30 @@ def hw_verdict(data: bytes, keep_err: bool, p: FsmParams) -> int:
         return ST_LD_PAY_CRC
     d_s, d_c = _bitlen1(s), _bitlen1((c - 1) & M32)
     d_r, d_t = _bitlen1(r), _bitlen1((v - 1) & M32)
+    d_b = _bitlen1((comb - 1) & M32)
     ok = (v != 0 and s != 0 and c != 0 and sbits == d_s and cbits == d_c and rbits == d_r
+          and bbits == d_b and comb >= c and d_s <= 16
           and tbits == d_t and wpr == (v + 31) >> 5 and wbits == 32
           and reject == ((1 << d_s) - 1) & M32 and empty == ((1 << d_r) - 1) & M32
           and start < s and (final == NONE32 or final < s) and (eos == NONE32 or eos < v)
           and (eos == NONE32) == (final == NONE32))
     bitmap = (s + 31) >> 5
-    want = [(d_c, v), (d_s, c * s), (32, bitmap), (d_r, s), (32, r * wpr), (d_t, s), (32, bitmap)]
+    stride = (wpr + 15) >> 4 << 4  # mask rows padded to whole 512-bit words
+    want = [(d_c, v), (d_b, s), (32, comb), (32, bitmap), (d_r, s), (32, r * stride), (d_t, s),
+            (32, bitmap)]
     prev_end = HDR
     for k, (logical, count) in enumerate(want):
         ident, elem, lbits, cnt, off, length = struct.unpack_from("<HBBIII", hdr, 72 + 16 * k)
         end = off + length
         if (ident != k + 1 or lbits != logical or elem != _storage(logical) or cnt != count
-                or length != count * _storage(logical) // 8 or off % 8 or off < prev_end
+                or length != count * _storage(logical) // 8 or off % 64 or off < prev_end
                 or end > total):
             ok = False
         prev_end = end
     if not ok:
         return ST_LD_DIMS
     if (v > p.vocab_max or d_s > p.state_w or d_c > p.class_w or d_r > p.row_w
-            or d_t > p.tok_w or r > p.row_cap or c * s > p.ns_cap):
+            or d_t > p.tok_w or r > p.row_cap or comb > p.ns_cap):
         return ST_LD_CAPACITY
     return ST_OK
 

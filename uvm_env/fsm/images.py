@@ -22,7 +22,7 @@ from uvm_env.fsm.protocol import (
     ST_LD_VERSION,
 )
 
-HDR = 184
+HDR = 200
 CRC_OFF = 0x3C
 
 #: corruption kind -> the status it is aimed at
@@ -55,13 +55,13 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
     if kind == "magic":
         d[rng.randrange(4)] ^= 1 << rng.randrange(8)
     elif kind == "version":
-        struct.pack_into("<H", d, 4, rng.choice([0, 2, 0xFFFF]))
+        struct.pack_into("<H", d, 4, rng.choice([0, 1, 3, 0xFFFF]))
         fix_header_crc(d)
     elif kind == "sections":
         if rng.random() < 0.5:
-            struct.pack_into("<H", d, 0x38, rng.choice([6, 8]))
+            struct.pack_into("<H", d, 0x38, rng.choice([7, 9]))
         else:
-            struct.pack_into("<H", d, 6, rng.choice([176, 192]))
+            struct.pack_into("<H", d, 6, rng.choice([184, 216]))
         fix_header_crc(d)
     elif kind == "hdr_crc":
         # Not a field checked before the CRC (magic, version, sizes, section count).
@@ -86,8 +86,8 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
         bad = full ^ (1 << rng.randrange(rem)) if rem > 1 else 0b10
         return bytes(d), bad
     elif kind == "dims":
-        field = rng.choice([0x34, 0x35, 0x36, 0x37, 0x2C, 0x20])
-        if field == 0x2C:
+        field = rng.choice([0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44])
+        if field in (0x2C, 0x44):
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, field)[0] ^ 1)
         elif field == 0x20:
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x10)[0] + 5)
@@ -95,10 +95,10 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
             d[field] = (d[field] + rng.choice([1, 2])) & 0xFF
         fix_header_crc(d)
     elif kind == "offset":
-        k = rng.randrange(7)
+        k = rng.randrange(8)
         off = 72 + 16 * k + 8
         value = struct.unpack_from("<I", d, off)[0]
-        struct.pack_into("<I", d, off, value + rng.choice([4, 8, -8 if k else 8]))
+        struct.pack_into("<I", d, off, value + rng.choice([4, 8, 32, -64 if k else 64]))
         fix_header_crc(d)
     else:
         raise ValueError(kind)

@@ -32,7 +32,7 @@ CSR = {name: i for i, name in enumerate((
     "MASK_BEATS", "LOADS_OK", "ERRORS", "CYCLES"))}
 CSR_ERR_BASE = 32
 CSR_WORDS = CSR_ERR_BASE + NUM_STATUS
-FSM_ID = 0x4653_0001
+FSM_ID = 0x4653_0002
 
 CMD_W = 64
 RSP_W = 128
