@@ -371,40 +371,20 @@ module radix_core #(
   );
 
   // ---------------------------------------------------------------- node word fields
-  logic              r_valid;
-  logic [GenW-1:0]   r_gen;
-  logic [7:0]        r_ns;
-  logic [NodeW-1:0]  r_parent;
-  logic [LineW-1:0]  r_head;
-  logic [3:0]        r_off;
-  logic [LenW-1:0]   r_len;
-  logic [LockW-1:0]  r_lock;
-  logic [StampW-1:0] r_stamp;
-  logic [KidW-1:0]   r_nchild;
-  logic [LocW-1:0]   r_hloc;
-  assign r_valid  = nd_rdata[O_VALID];
-  assign r_gen    = nd_rdata[O_GEN +: GenW];
-  assign r_ns     = nd_rdata[O_NS +: 8];
-  assign r_parent = nd_rdata[O_PARENT +: NodeW];
-  assign r_head   = nd_rdata[O_HEAD +: LineW];
-  assign r_off    = nd_rdata[O_OFF +: 4];
-  assign r_len    = nd_rdata[O_LEN +: LenW];
-  assign r_lock   = nd_rdata[O_LOCK +: LockW];
-  assign r_stamp  = nd_rdata[O_STAMP +: StampW];
-  assign r_nchild = nd_rdata[O_NCHILD +: KidW];
-  assign r_hloc   = nd_rdata[O_HLOC +: LocW];
-
-  logic              p_valid;
-  logic [GenW-1:0]   p_gen;
-  logic [7:0]        p_ns;
-  logic [NodeW-1:0]  p_parent;
-  logic [LineW-1:0]  p_head;
-  logic [3:0]        p_off;
-  logic [LenW-1:0]   p_len;
-  logic [LockW-1:0]  p_lock;
-  logic [StampW-1:0] p_stamp;
-  logic [KidW-1:0]   p_nchild;
-  logic [LocW-1:0]   p_hloc;
+  // r_*: the word on the node table's read port; p_*: a victim's parent, kept in p_word_q.
+  logic              r_valid,  p_valid;
+  logic [GenW-1:0]   r_gen,    p_gen;
+  logic [7:0]        r_ns,     p_ns;
+  logic [NodeW-1:0]  r_parent, p_parent;
+  logic [LineW-1:0]  r_head,   p_head;
+  logic [3:0]        r_off,    p_off;
+  logic [LenW-1:0]   r_len,    p_len;
+  logic [LockW-1:0]  r_lock,   p_lock;
+  logic [StampW-1:0] r_stamp,  p_stamp;
+  logic [KidW-1:0]   r_nchild, p_nchild;
+  logic [LocW-1:0]   r_hloc,   p_hloc;
+  assign {r_hloc, r_nchild, r_stamp, r_lock, r_len, r_off, r_head, r_parent, r_ns, r_gen,
+          r_valid} = nd_rdata;
   assign {p_hloc, p_nchild, p_stamp, p_lock, p_len, p_off, p_head, p_parent, p_ns, p_gen,
           p_valid} = p_word_q;
 
