@@ -10,8 +10,8 @@ the test compiles and runs vvp, and expects the message. Both use the simulation
 flow's flags (scripts/sim.py): Verilator reports an elaboration $error as a warning,
 so the flow makes it an error, and this test proves it does.
 
-Covered: rtl/common, and the rtl/fsm and rtl/top modules whose checks stand alone
-(fsm_core and fsm_loader are being rewritten; rtl/radix likewise).
+Covered: rtl/common, rtl/radix, and the rtl/fsm and rtl/top modules whose checks
+stand alone (fsm_core and fsm_loader are not covered yet).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from scripts.sim import sim_build_args
 COMMON = ("rtl/common/common_ram_sdp.sv", "rtl/common/common_skid_buffer.sv",
           "rtl/common/common_fifo_sync.sv")
 FSM_PKG = "rtl/fsm/fsm_pkg.sv"
+RADIX = ("rtl/radix/radix_pkg.sv", *COMMON, "rtl/radix/radix_free_stack.sv",
+         "rtl/radix/radix_child_index.sv")
 VERILATOR = str(Path(sys.executable).parent / "verilator")
 
 
@@ -60,12 +62,19 @@ MODULES = {
                {"MaxBurst": 1, "FifoDepth": 2}),
         Module("top_width_down", ("rtl/top/top_width_down.sv",), {"InW": 64}),
         Module("top_width_up", ("rtl/top/top_width_up.sv",), {"OutW": 1024}),
+        Module("radix_free_stack", (*COMMON, "rtl/radix/radix_free_stack.sv"),
+               {"Depth": 4, "First": 1}),
+        Module("radix_child_index", RADIX[:-1] + ("rtl/radix/radix_child_index.sv",),
+               {"HashBuckets": 2, "HashWays": 8, "StashDepth": 16}),
+        Module("radix_core", (*RADIX, "rtl/radix/radix_core.sv"),
+               {"NodeCap": 8, "TokenCap": 64, "MaxLen": 16, "PageSize": 16, "NumNs": 256,
+                "HashBuckets": 2, "RamLat": 4, "RspDepth": 4}),
     )
 }
 
 # Icarus rejects these before the check can fire (a zero-sized array or cast): the
 # configuration still fails to build there, only with another message.
-EARLIER_ICARUS_ERROR = {("fsm_out_fifo", 1), ("top_ctrl_hs", 0)}
+EARLIER_ICARUS_ERROR = {("fsm_out_fifo", 1), ("top_ctrl_hs", 0), ("radix_child_index", 0)}
 
 # (module, illegal parameters, the check's message): one row per check and bound.
 ILLEGAL = [
@@ -73,6 +82,19 @@ ILLEGAL = [
     ("common_ram_sdp", {"Depth": 1}, "common_ram_sdp: Depth must be >= 2"),
     ("common_ram_sdp", {"RamStyle": '"lut"'}, "common_ram_sdp: RamStyle must be"),
     ("common_ram_sdp", {"ReadLatency": 0}, "common_ram_sdp: ReadLatency must be 1..8"),
+    ("radix_free_stack", {"First": 2000}, "radix_free_stack: Depth/First"),
+    ("radix_child_index", {"HashBuckets": 3}, "radix_child_index: HashBuckets must be"),
+    ("radix_child_index", {"HashWays": 9}, "radix_child_index: HashWays"),
+    ("radix_child_index", {"StashDepth": 17}, "radix_child_index: StashDepth"),
+    ("radix_child_index", {"BucketW": 0}, "radix_child_index: BucketW"),
+    ("radix_core", {"NodeCap": 12}, "radix_core: NodeCap"),
+    ("radix_core", {"TokenCap": 32}, "radix_core: TokenCap"),
+    ("radix_core", {"PageSize": 3}, "radix_core: PageSize"),
+    ("radix_core", {"MaxLen": 24, "PageSize": 16}, "radix_core: MaxLen"),
+    ("radix_core", {"NumNs": 257}, "radix_core: NumNs"),
+    ("radix_core", {"DataW": 64}, "radix_core: DataW must be 512"),
+    ("radix_core", {"RamLat": 1}, "radix_core: RamLat"),
+    ("radix_core", {"RspDepth": 3}, "radix_core: RspDepth"),
     ("common_skid_buffer", {"Width": 0}, "common_skid_buffer: Width must be >= 1"),
     ("common_fifo_sync", {"Depth": 1}, "common_fifo_sync: Depth must be >= 2"),
     ("fsm_csr", {"AddrW": 7}, "fsm_csr: AddrW too small"),
