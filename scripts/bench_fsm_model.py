@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Token-FSM golden model: build time and table sizes for BRIEF section 3's regex on
+"""Token-FSM golden model: build time and table sizes for the summary/sentiment regex on
 GPT-2, next to outlines-core 0.2.14's Index build measured in the same run.
 
 Run as ``python -m scripts.bench_fsm_model``.  Prints a summary and writes
@@ -19,10 +19,10 @@ from models.table_image import image_bytes, parse_sections
 from models.token_fsm import TokenFSM
 from models.vocab import Vocabulary
 
-BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 OUT = Path("build/bench/fsm_model.json")
-# BRIEF section 3, measured with outlines-core / by hand on this machine class.
-BRIEF_SIZES = {
+# Reference sizes, measured with outlines-core / by hand on this machine class.
+REFERENCE_SIZES = {
     "dfa_states": 1649,
     "token_states": 1645,
     "mask_rows": 82,
@@ -36,7 +36,7 @@ def run(repeats: int = 5, outlines_repeats: int = 3) -> dict:
     t0 = time.perf_counter()
     vocab = Vocabulary.gpt2()
     result: dict = {
-        "regex": BRIEF,
+        "regex": SUMMARY_REGEX,
         "vocab": "gpt2",
         "vocab_size": len(vocab),
         "vocab_load_s": round(time.perf_counter() - t0, 4),
@@ -48,7 +48,7 @@ def run(repeats: int = 5, outlines_repeats: int = 3) -> dict:
             result["outlines_core"]["index_build_s_median"] / result["ours"]["total_s_median"], 2
         )
     result["tekken"] = _tekken(repeats=1)
-    result["brief_reference"] = BRIEF_SIZES
+    result["reference_sizes"] = REFERENCE_SIZES
     return result
 
 
@@ -57,7 +57,7 @@ def main() -> int:
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(result, indent=2) + "\n")
     ours = result["ours"]
-    print(f"regex: {BRIEF}")
+    print(f"regex: {SUMMARY_REGEX}")
     print(f"GPT-2 ({result['vocab_size']} tokens), vocab load {result['vocab_load_s']:.3f} s")
     print(
         f"ours : compile {ours['compile_s_median'] * 1e3:.1f} ms + tables "
@@ -96,7 +96,7 @@ def _ours(vocab: Vocabulary, repeats: int) -> dict:
     fsm = dfa = None
     for _ in range(repeats):
         t0 = time.perf_counter()
-        dfa = compile_regex(BRIEF)
+        dfa = compile_regex(SUMMARY_REGEX)
         t1 = time.perf_counter()
         fsm = TokenFSM.build(dfa, vocab)
         t2 = time.perf_counter()
@@ -115,7 +115,7 @@ def _ours(vocab: Vocabulary, repeats: int) -> dict:
         "total_s_first": round(total_s[0], 4),
         "sizes": {
             "dfa_states": dfa.num_states,
-            "dfa_states_unminimised": compile_regex(BRIEF, minimise=False).num_states,
+            "dfa_states_unminimised": compile_regex(SUMMARY_REGEX, minimise=False).num_states,
             "byte_classes": dfa.num_classes,
             "reachable_dfa_states": fsm.info.reachable_states,
             "token_states": t.num_states,
@@ -158,7 +158,7 @@ def _outlines(vocab: Vocabulary, repeats: int) -> dict:
     index = None
     for _ in range(repeats):
         t0 = time.perf_counter()
-        index = Index(BRIEF, ovocab)
+        index = Index(SUMMARY_REGEX, ovocab)
         times.append(time.perf_counter() - t0)
     assert index is not None
     trans = index.get_transitions()

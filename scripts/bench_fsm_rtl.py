@@ -35,7 +35,7 @@ def table(b: dict) -> str:
         f"| VALIDATE | {b['validate']['cycles_per_token']} per token | |",
         f"| MASK ({m['beats_per_mask']} beats of {m['mask_w']} bits) | "
         f"{m['cycles_per_mask_idle_core']} | {m['us_per_mask_at_300mhz']} µs at 300 MHz "
-        f"(assumes timing closure); peers measured on a CPU (BRIEF §3): {peers} |",
+        f"(assumes timing closure); peers measured on a 2-core CPU: {peers} |",
         f"| table load | {b['load']['cycles_per_beat']} per beat | "
         f"{b['load']['bytes']} bytes in {b['load']['cycles']} cycles |",
     ])

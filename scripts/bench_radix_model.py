@@ -2,7 +2,7 @@
 """Speed of the RadixCache golden model, next to SGLang 0.5.23's measured RadixCache.
 
 Run as ``python -m scripts.bench_radix_model``. Prints a table and writes
-build/bench/radix_model.json. The anchor scenario is BRIEF section 2's: 16 shared 512-token
+build/bench/radix_model.json. The anchor scenario: 16 shared 512-token
 system prompts, 64 unique tokens per request. Wall-clock numbers; they belong here, never in a
 test.
 """
@@ -19,7 +19,7 @@ import numpy as np
 from models.radix_cache import RadixCache
 from models.workloads import WORKLOADS, replay, working_set_tokens
 
-# SGLang 0.5.23 RadixCache on this 2-core CPU (BRIEF section 2), in microseconds.
+# SGLang 0.5.23 mem_cache/radix_cache.py RadixCache on a 2-core CPU, in microseconds.
 SGLANG_US = {"match_prefix_576": 23.0, "insert": 74.0, "evict_32000": 25_000.0}
 OUT = Path("build/bench/radix_model.json")
 _PROMPTS, _PROMPT_LEN, _UNIQUE = 16, 512, 64

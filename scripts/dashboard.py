@@ -279,7 +279,7 @@ def _radix_model(d: dict) -> dict:
         tables.append({"id": "tbl-bench-radix-hit", "head": ["workload", "hit rate %",
                                                              "capacity tokens"], "rows": wl})
     img = plots.compare(keys, [ours[k] for k in keys], [sg[k] for k in keys],
-                        "golden model (Python)", "SGLang 0.5.23 (BRIEF)", "us (log)") \
+                        "golden model (Python)", "SGLang 0.5.23 (CPU)", "us (log)") \
         if keys else None
     return {"title": "Radix golden model vs SGLang (wall clock, Python)", "note": "",
             "tables": tables, "images": [("radix model vs SGLang", img)] if img else []}

@@ -99,7 +99,7 @@ _RADIX = ("rtl/radix/radix.f",)
 # through hash collisions before the node table does.
 _RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512, "HashBuckets": 16,
                  "HashWays": 4, "StashDepth": 2}
-# Big enough for the BRIEF §2 anchor: 576-token matches over 16 shared prompts.
+# Big enough for the anchor workload: 576-token matches over 16 shared prompts.
 _RADIX_BENCH_PARAMS = {"NodeCap": 4096, "TokenCap": 32768, "MaxLen": 1024, "HashBuckets": 1024}
 
 # 10,000 children of one node need 10,000 nodes, lines and index entries.
@@ -481,7 +481,7 @@ TESTS: dict[str, SimTest] = {
             top="fsm_regex2sv_top",
             module="tests.fsm.fsm_regex2sv",
             testcase="FsmRegex2svTest",
-            description="regex2sv modules (BRIEF regex and 6 more) vs regex.fullmatch per byte",
+            description="regex2sv modules (summary regex and 6 more) vs regex.fullmatch per byte",
             filelists=("rtl/fsm/fsm_regex2sv.f",),
             regexes=__import__("scripts.regex2sv").regex2sv.TEST_REGEXES,
             sims=("verilator",),

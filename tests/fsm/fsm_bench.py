@@ -8,7 +8,7 @@ are derived by the reader and assume timing closure, which nothing here shows).
 No idles or back-pressure: this measures the core, not the testbench. Nothing
 is asserted about the numbers: performance is reported, not tested.
 
-Measured, on BRIEF section 3's regex over GPT-2 (V = 50,257, MaskW = 512):
+Measured, on the summary/sentiment regex over GPT-2 (V = 50,257, MaskW = 512):
   * ADVANCE latency (command accepted -> result valid) on an idle core;
   * ADVANCE throughput over distinct slots and on one slot;
   * VALIDATE cycles per token;
@@ -27,10 +27,10 @@ from cocotb.triggers import ClockCycles, RisingEdge
 
 from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
-from uvm_env.fsm.grammars import BRIEF_REGEX, gpt2_grammar
+from uvm_env.fsm.grammars import SUMMARY_REGEX, gpt2_grammar
 
 CLOCK_MHZ = 300
-# BRIEF section 3, measured on this machine class: microseconds per mask.
+# Peers on a 2-core CPU of this machine class: microseconds per mask.
 PEER_MASK_US = {"xgrammar": 6.5, "llguidance": 40.0, "outlines-core": 52.0}
 
 
@@ -83,7 +83,7 @@ class FsmBenchTest(FsmBaseTest):
 
     async def scenario(self) -> None:
         env = self.env
-        g = gpt2_grammar("brief_gpt2", BRIEF_REGEX)
+        g = gpt2_grammar("brief_gpt2", SUMMARY_REGEX)
         self.logger.info(g.summary())
         probe = HandshakeProbe(self.dut, self.clock)
         cocotb.start_soon(probe.run())

@@ -2,7 +2,7 @@
 """fsm_mask: the mask of every state a walk visits equals the model's, bit for bit.
 
 Grammar 0 is a random regex over a synthetic vocabulary of 1.5k-3k tokens (3-6
-beats per mask, rows at every 32-bit alignment); grammar 1 is BRIEF section 3's
+beats per mask, rows at every 32-bit alignment); grammar 1 is the summary/sentiment regex's
 regex on GPT-2 (99 beats per mask, EOS in the last beat). After the walks, the
 test asserts that every state entered had its mask compared.
 """
@@ -14,7 +14,7 @@ import pyuvm
 from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.fsm_seqs import MaskWalkSeq
-from uvm_env.fsm.grammars import BRIEF_REGEX, RANDOM_REGEXES, gpt2_grammar, random_grammar
+from uvm_env.fsm.grammars import RANDOM_REGEXES, SUMMARY_REGEX, gpt2_grammar, random_grammar
 
 
 @pyuvm.test()
@@ -27,7 +27,7 @@ class FsmMaskTest(FsmBaseTest):
     async def scenario(self) -> None:
         rng = self.rng("grammars")
         small = random_grammar(rng, rng.choice(RANDOM_REGEXES[:6]), rng.randint(1500, 3000))
-        brief = gpt2_grammar("brief_gpt2", BRIEF_REGEX)
+        brief = gpt2_grammar("brief_gpt2", SUMMARY_REGEX)
         for g in (small, brief):
             self.logger.info(g.summary())
         await self.load({0: small, 1: brief})

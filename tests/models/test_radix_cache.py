@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Directed tests: one or more per bullet of BRIEF section 2, plus bad-input refusals."""
+"""Directed tests: one or more per rule of SGLang's RadixCache (docs/radix-model.md), plus
+bad-input refusals."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ def check_invariants(cache: RadixCache) -> None:
 
 
 def simulate_evict(infos: list[NodeInfo], want: int) -> tuple[list[int], list[int]]:
-    """BRIEF section 2's eviction rule, written plainly over a snapshot."""
+    """SGLang's eviction rule, written plainly over a snapshot."""
     by_id = {i.node_id: i for i in infos}
     kids = {i.node_id: set(i.child_ids) for i in infos}
     cand = {i.node_id for i in infos[1:] if i.lock_ref == 0 and not i.child_ids}

@@ -26,10 +26,10 @@ from models.dfa_sample import (
 )
 from models.regex_dfa import ByteDFA, RegexError, compile_regex, dfa_difference
 
-BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 
 PATTERNS = [
-    BRIEF,
+    SUMMARY_REGEX,
     r"[0-9]+(\.[0-9]+)?",
     r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?",
     r"\d{4}-\d{2}-\d{2}",
@@ -419,7 +419,7 @@ def test_dfa_difference_finds_counterexample():
 
 # The pairwise check is quadratic in states, so it runs on the patterns whose
 # minimised DFA is small; filtered at collection, so nothing is reported skipped.
-_SMALL = [p for p in PATTERNS if p != BRIEF and compile_regex(p).num_states <= 40]
+_SMALL = [p for p in PATTERNS if p != SUMMARY_REGEX and compile_regex(p).num_states <= 40]
 
 
 def test_pairwise_check_covers_most_patterns():
@@ -464,12 +464,12 @@ def test_bytedfa_contract(pattern, dfas):
 
 
 def test_brief_regex_sizes(dfas):
-    dfa = dfas[BRIEF]
-    # outlines-core's (unminimised) DFA has 1,649 states (BRIEF section 3); the
+    dfa = dfas[SUMMARY_REGEX]
+    # outlines-core's (unminimised) DFA has 1,649 states (outlines-core); the
     # unminimised subset construction here lands on the same count.
-    assert compile_regex(BRIEF, minimise=False).num_states == 1649
+    assert compile_regex(SUMMARY_REGEX, minimise=False).num_states == 1649
     assert dfa.num_states == 1645
-    print(f"\nBRIEF regex: {dfa.num_states} DFA states, {dfa.num_classes} byte classes")
+    print(f"\nsummary/sentiment regex: {dfa.num_states} DFA states, {dfa.num_classes} byte classes")
 
 
 def test_lazy_and_greedy_same_language():
@@ -514,7 +514,7 @@ def test_step_run_accepts_agree():
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('{}":,abceilmnoprstuvy é\n\\')), max_size=40))
 def test_hypothesis_brief_text(text):
-    assert compile_regex_cached(BRIEF).accepts(text.encode()) == oracle(BRIEF, text)
+    assert compile_regex_cached(SUMMARY_REGEX).accepts(text.encode()) == oracle(SUMMARY_REGEX, text)
 
 
 @settings(max_examples=200, deadline=None)
@@ -556,7 +556,8 @@ def test_dfa_sample_helpers():
     assert long is not None and oracle("x{5,}y", long.decode())
 
 
-@pytest.mark.parametrize("pattern", [BRIEF, r"\d{4}-\d{2}-\d{2}", r"(a|aa|b){2,9}c", r".{0,3}"])
+@pytest.mark.parametrize("pattern",
+                         [SUMMARY_REGEX, r"\d{4}-\d{2}-\d{2}", r"(a|aa|b){2,9}c", r".{0,3}"])
 def test_acyclic_minimiser_agrees_with_moore(pattern):
     """Both minimisers of refine_partition give the same grouping on acyclic DFAs."""
     from models import regex_dfa as rd

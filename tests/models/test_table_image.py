@@ -17,7 +17,7 @@ from models.regex_dfa import compile_regex
 from models.token_fsm import TokenFSM, compress_next_state, expand_next_state
 from models.vocab import Vocabulary
 
-BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def gpt2() -> Vocabulary:
 
 @pytest.fixture(scope="module")
 def brief_fsm(gpt2) -> TokenFSM:
-    return TokenFSM.build(compile_regex(BRIEF), gpt2)
+    return TokenFSM.build(compile_regex(SUMMARY_REGEX), gpt2)
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_round_trip_brief(brief_fsm, brief_image, tmp_path):
     # Rows padded to whole 512-bit words: 1,571 words -> 1,584.
     assert sizes["mask_rows"] == t.num_mask_rows * ti.row_stride_words(t.words_per_row) * 4
     assert ti.row_stride_words(t.words_per_row) == 1584
-    print(f"\nBRIEF image {len(brief_image):,} bytes: {sizes}")
+    print(f"\nsummary/sentiment image {len(brief_image):,} bytes: {sizes}")
 
 
 @pytest.mark.parametrize("index", range(5))

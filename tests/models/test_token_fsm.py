@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Token FSM vs the partial-match oracle (GPT-2 and exhaustive small vocabularies),
-table invariants, EOS / forced-token / validate semantics, BRIEF sizes.
+table invariants, EOS / forced-token / validate semantics, summary/sentiment regex sizes.
 
 Oracle (docs/table-format.md, "Semantics"): after output bytes p, content token t
 is allowed iff some well-formed UTF-8 continuation of p+t is a prefix of a full
@@ -26,7 +26,7 @@ from models.regex_dfa import compile_regex
 from models.token_fsm import REJECT_CLASS, TokenFSM
 from models.vocab import Vocabulary
 
-BRIEF = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 NUMBER = r"[0-9]+(\.[0-9]+)?"
 # A JSON string of 1-12 code points as json_schema spells it: an escaped
 # surrogate pair counts once, which makes the counted item ambiguous.
@@ -181,7 +181,7 @@ def gpt2() -> Vocabulary:
 
 @pytest.fixture(scope="module")
 def brief_fsm(gpt2) -> TokenFSM:
-    return TokenFSM.build(compile_regex(BRIEF), gpt2)
+    return TokenFSM.build(compile_regex(SUMMARY_REGEX), gpt2)
 
 
 @pytest.fixture(scope="module")
@@ -205,7 +205,8 @@ def test_brief_sizes_on_gpt2(brief_fsm):
     t = brief_fsm.tables
     info = brief_fsm.info
     print(
-        f"\nBRIEF on GPT-2: DFA {info.dfa_states} states, {info.reachable_states} reachable at "
+        f"\nsummary regex on GPT-2: DFA {info.dfa_states} states, "
+        f"{info.reachable_states} reachable at "
         f"token boundaries, token states {t.num_states} (incl. FINAL), classes "
         f"{t.num_classes}, mask rows {t.num_mask_rows}, build {info.seconds:.3f} s"
     )
@@ -283,7 +284,7 @@ def _random_path_check(
 @pytest.mark.parametrize(
     "pattern, steps, seed",
     [
-        (BRIEF, 70, 1),
+        (SUMMARY_REGEX, 70, 1),
         (NUMBER, 8, 2),
         (r"(日本|中国)語?[^\"]{0,3}", 6, 3),
         (r"[^é]{2,6}x", 8, 4),
@@ -295,10 +296,10 @@ def _random_path_check(
     ],
 )
 def test_masks_match_oracle_on_gpt2_paths(pattern, steps, seed, gpt2, brief_fsm, partial_ids):
-    fsm = brief_fsm if pattern == BRIEF else TokenFSM.build(compile_regex(pattern), gpt2)
+    fsm = brief_fsm if pattern == SUMMARY_REGEX else TokenFSM.build(compile_regex(pattern), gpt2)
     oracle = Oracle(pattern, gpt2)
     rng = random.Random(seed)
-    full_every = 25 if pattern == BRIEF else 4
+    full_every = 25 if pattern == SUMMARY_REGEX else 4
     checked = _random_path_check(fsm, oracle, rng, steps, full_every, partial_ids, 400)
     assert checked > 0
 
@@ -306,7 +307,7 @@ def test_masks_match_oracle_on_gpt2_paths(pattern, steps, seed, gpt2, brief_fsm,
 def test_brief_long_content_hits_the_200_limit(gpt2, brief_fsm):
     """Walk 199 content chars then check every token: only 1-char tokens (and the
     closing quote) may pass; at 200 only the quote family."""
-    oracle = Oracle(BRIEF, gpt2)
+    oracle = Oracle(SUMMARY_REGEX, gpt2)
     prefix = b'{"summary":"' + b"x" * 199
     state = brief_fsm.walk(gpt2.encode_greedy(prefix))
     assert state is not None
@@ -333,8 +334,8 @@ def _dfa_run_all(dfa, tokens: list[bytes], start: int) -> np.ndarray:
 
 def test_tables_agree_with_byte_dfa(gpt2, brief_fsm):
     """Every token from sampled states: allowed iff the byte DFA stays live, and the
-    next token state is the DFA state reached (BRIEF has no token-level merges)."""
-    dfa = compile_regex(BRIEF)
+    next token state is the DFA state reached (this regex has no token-level merges)."""
+    dfa = compile_regex(SUMMARY_REGEX)
     fsm = brief_fsm
     info = fsm.info
     assert info.reachable_states == fsm.num_states - 1  # bijection: compare exactly

@@ -28,11 +28,11 @@ from models.vocab import Vocabulary
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "build" / "fsm_cache"
 
-#: BRIEF section 3's regex, the one every peer number refers to.
-BRIEF_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
+#: the summary/sentiment regex, the one every peer number refers to.
+SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 
 #: Regexes the random tests draw from: literals, classes, counters, alternation,
-#: optional parts, Unicode, and the BRIEF shape with smaller counts.
+#: optional parts, Unicode, and the summary/sentiment shape with smaller counts.
 RANDOM_REGEXES = (
     r'\{"summary":"[^"]{1,12}","sentiment":"(positive|neutral|negative)"\}',
     r"[0-9]+(\.[0-9]+)?",
