@@ -40,20 +40,13 @@ LOCK_MAX = 0xFFFF
 
 
 @dataclass(frozen=True)
-class RadixParams:
-    node_cap: int = 1024
-    token_cap: int = 16384
+class RadixParams(HwGeometry):
+    """The DUT's parameters: the storage geometry the capacity mirror needs, plus the
+    command limits and stream width the protocol checks need."""
+
     max_len: int = 1024
-    page_size: int = 1
     num_ns: int = 16
     data_w: int = 512
-    hash_buckets: int = 256
-    hash_ways: int = 4
-    stash_depth: int = 4
-
-    def geometry(self) -> HwGeometry:
-        return HwGeometry(self.node_cap, self.token_cap, self.page_size, self.hash_buckets,
-                          self.hash_ways, self.stash_depth)
 
 
 @dataclass
@@ -69,7 +62,7 @@ class RadixPredictor:
     def __init__(self, params: RadixParams) -> None:
         self.p = params
         self.model = RadixCache(params.page_size)
-        self.hw = RadixHw(params.geometry())
+        self.hw = RadixHw(params)
         self.errors = 0
         self.by_handle: dict[int, Node] = {}
         self.handle_of: dict[int, int] = {}     # model node id -> DUT handle
