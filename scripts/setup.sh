@@ -26,6 +26,18 @@ command -v perl >/dev/null 2>&1 || missing+=(perl)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+# Headers for Verilator's FST waveform writer (WAVES=1); without them traces are VCD.
+# Optional, so only root installs them.
+for hdr in lz4:liblz4-dev zlib:zlib1g-dev; do
+  if [ ! -f "/usr/include/${hdr%%:*}.h" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      missing+=("${hdr#*:}")
+    else
+      echo "setup: note: no ${hdr%%:*}.h; WAVES=1 on Verilator writes VCD, not FST" \
+           "(apt-get install ${hdr#*:})" >&2
+    fi
+  fi
+done
 # Headless browser for the dashboard test; optional, so only root installs it.
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts import registry
+from scripts import registry, sim_summary
 from scripts.registry import ROOT, SIMULATORS, SimTest
 
 BUILD_ROOT = ROOT / "build" / "sim"
@@ -49,14 +49,41 @@ class SimResult:
     sim_time_ns: float = 0.0
     wall_s: float = 0.0
     errors: list[str] = field(default_factory=list)
+    waves: Path | None = None
 
     def replay(self) -> str:
         return f"make sim TEST={self.test} SIM={self.sim} SEED={self.seed}"
 
 
-def build_dir(test: SimTest, sim: str) -> Path:
-    """One build per DUT configuration and simulator, shared by every test using it."""
-    return BUILD_ROOT / "_build" / sim / test.config_key()
+def build_dir(test: SimTest, sim: str, waves: bool = False) -> Path:
+    """One build per DUT configuration and simulator, shared by every test using it.
+    A build with tracing (WAVES=1) is a separate one, so switching WAVES on and off
+    never rebuilds, and never reuses a build without tracing."""
+    return BUILD_ROOT / "_build" / sim / (test.config_key() + ("-waves" if waves else ""))
+
+
+def verilator_fst() -> bool:
+    """Verilator's FST writer needs the lz4 and zlib headers (Debian liblz4-dev,
+    zlib1g-dev; `make setup` installs them as root); without them traces are VCD."""
+    return all(Path(f"/usr/include/{h}").exists() for h in ("lz4.h", "zlib.h"))
+
+
+def waves_file(test: SimTest, sim: str, out_dir: Path) -> Path:
+    """Where a WAVES=1 run leaves its waveform: in the test's own folder."""
+    # Verilator's cocotb main writes dump.fst / dump.vcd into its working directory (the
+    # test's folder); Icarus is told the path with +dumpfile_path.
+    if sim == "verilator":
+        return out_dir / ("dump.fst" if verilator_fst() else "dump.vcd")
+    return out_dir / f"{test.top}.fst"
+
+
+def _product(bdir: Path, test: SimTest, sim: str) -> Path:
+    """The file a build makes; its date tells whether the runner rebuilt."""
+    return bdir / (test.top if sim == "verilator" else "sim.vvp")
+
+
+def _mtime(path: Path) -> float | None:
+    return path.stat().st_mtime if path.exists() else None
 
 
 def knob_env(test: SimTest, ci: bool) -> dict[str, str]:
@@ -78,16 +105,19 @@ def run_one(
     waves: bool = False,
     ci: bool = False,
     extra_env: dict[str, str] | None = None,
+    echo: bool = False,
 ) -> SimResult:
     from cocotb_tools.runner import get_runner
 
     out_dir = out_dir or BUILD_ROOT / test.name / sim
     out_dir.mkdir(parents=True, exist_ok=True)
-    bdir = build_dir(test, sim)
+    bdir = build_dir(test, sim, waves)
     bdir.mkdir(parents=True, exist_ok=True)
     log = out_dir / "sim.log"
     results = out_dir / "results.xml"
     results.unlink(missing_ok=True)
+    for stale in (log, out_dir / sim_summary.RUN_SUMMARY):   # never a previous run's
+        stale.unlink(missing_ok=True)
 
     runner = get_runner(sim)
     build_args = sim_build_args(sim)
@@ -101,6 +131,13 @@ def run_one(
         cov_dat = out_dir / COVERAGE_DAT
         cov_dat.unlink(missing_ok=True)
         plusargs.append(f"+verilator+coverage+file+{cov_dat}")
+        if waves and verilator_fst():
+            build_args.append("--trace-fst")
+    wave = waves_file(test, sim, out_dir)
+    if waves:
+        wave.unlink(missing_ok=True)   # what is there afterwards is this run's
+        if sim == "icarus":
+            plusargs.append(f"+dumpfile_path={wave}")
     started = time.monotonic()
     # Regression jobs may build the same configuration at once; one builds, the rest wait.
     with open(bdir / ".lock", "w") as lock:
@@ -110,6 +147,10 @@ def run_one(
         flags = repr((build_args, sorted(ASSERT_DEFINES.items()), waves))
         stamp = bdir / ".build_flags"
         rebuild = not stamp.exists() or stamp.read_text() != flags
+        before = _mtime(_product(bdir, test, sim))
+        if echo:
+            print(f"building {test.config_key()} for {sim}{' with tracing' if waves else ''}"
+                  f"\u2026 (log: {_rel(out_dir / 'build.log')})", flush=True)
         try:
             runner.build(
                 always=rebuild,
@@ -128,6 +169,10 @@ def run_one(
             return SimResult(test.name, sim, seed, False, out_dir,
                              errors=[f"build failed: {exc}; see {out_dir / 'build.log'}"])
         stamp.write_text(flags)
+        if echo:
+            after = _mtime(_product(bdir, test, sim))
+            print(f"    built in {time.monotonic() - started:.1f} s" if after != before
+                  else "    up to date", flush=True)
     env = {"PYTHONPATH": str(ROOT), "SIM_OUT_DIR": str(out_dir), **knob_env(test, ci)}
     env.update(extra_env or {})
     try:
@@ -149,6 +194,7 @@ def run_one(
         pass  # the simulator failed (e.g. $fatal); results.xml (if any) and the log tell why
     res = SimResult(test.name, sim, seed, False, out_dir, wall_s=time.monotonic() - started)
     res.passed, res.sim_time_ns = _read_results(results)
+    res.waves = wave if waves and wave.exists() else None
     if not res.passed:
         res.errors = first_errors(log)
     return res
@@ -188,7 +234,18 @@ def print_result(res: SimResult) -> None:
           f"log={res.out_dir}/sim.log")
     for line in res.errors:
         print(f"    {line}")
+    for line in sim_summary.summary_lines(res.out_dir):
+        print(f"    {line}")
+    if res.waves is not None:
+        print(f"    waveform: {_rel(res.waves)} (make waves TEST={res.test} SIM={res.sim})")
     print(f"    replay: {res.replay()}")
+
+
+def _rel(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def list_tests() -> str:
@@ -219,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
-    res = run_one(test, args.sim, seed, waves=args.waves)
+    res = run_one(test, args.sim, seed, waves=args.waves, echo=True)
     print_result(res)
     return 0 if res.passed else 1
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
+from cocotb.utils import get_sim_time
 from pyuvm import ConfigDB, uvm_env, uvm_root, uvm_test
 
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.common.coverage import coverage_holes, coverage_summary, export_coverage
+from uvm_env.common.run_summary import RunSummary
 from uvm_env.common.scoreboard_base import ScoreboardBase
 
 
@@ -47,6 +49,8 @@ class BaseTest(uvm_test):
     def build_phase(self) -> None:
         self.dut = cocotb.top
         self.cfg = self.make_config()
+        # A test's own key numbers for run_summary.json (e.g. the radix CSR read-back).
+        self.figures: dict[str, object] = {}
         ConfigDB().set(None, "*", "cfg", self.cfg)
         self.clock = getattr(self.dut, self.clock_port)
         self.reset = getattr(self.dut, self.reset_port) if self.reset_port else None
@@ -81,9 +85,12 @@ class BaseTest(uvm_test):
         boards = [c for c in uvm_root().find_all("*") if isinstance(c, ScoreboardBase)]
         if not boards:
             problems.append("no scoreboard in this bench")
+        summary = RunSummary(self.cfg.seed, get_sim_time("ns"), self.cfg.clk_period_ns,
+                             figures=getattr(self, "figures", {}))
         for sb in boards:
             self.logger.info(f"{sb.get_full_name()}: {sb.n_checked} checked, "
                              f"{len(sb.mismatches)} mismatches")
+            summary.add_scoreboard(sb.get_full_name(), sb.n_checked, len(sb.mismatches))
             problems += sb.problems()
         if self.coverage_prefix:
             for name, pct in sorted(coverage_summary(self.coverage_prefix).items()):
@@ -93,6 +100,11 @@ class BaseTest(uvm_test):
                 self.logger.warning(f"coverage hole {hole}")
             if self.require_full_coverage and holes:
                 problems.append(f"{len(holes)} coverage holes, first: {holes[0]}")
+            summary.set_coverage(self.coverage_prefix, len(holes))
+            self.logger.info(f"coverage {self.coverage_prefix} overall: "
+                             f"{summary.coverage_pct}%, {len(holes)} holes, "
+                             f"{summary.operations} operations sampled")
         export_coverage(self.cfg.out_dir)
+        summary.write(self.cfg.out_dir)
         joined = "\n  ".join(problems)
         assert not problems, f"test failed (seed {self.cfg.seed}):\n  {joined}"

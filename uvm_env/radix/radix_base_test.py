@@ -50,4 +50,5 @@ class RadixBaseTest(BaseTest):
         actual = {name: await self.env.read_csr(name) for name in expected}
         self.env.scoreboard.compare(f"CSR sizes and counters {when}", expected, actual)
         busy = await self.env.read_csr("BUSY_CYCLES")
+        self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")
