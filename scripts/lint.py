@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make lint`: verilator -Wall on every RTL top of every test config, then ruff."""
+"""`make lint`: verilator -Wall on every RTL top of every test config, ruff on all Python,
+and actionlint on the GitHub Actions workflows (.github/workflows/)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,19 @@ def verilator_lint(test: registry.SimTest) -> tuple[bool, str]:
     return proc.returncode == 0 and "%Warning" not in proc.stderr, out
 
 
+WORKFLOWS = ROOT / ".github" / "workflows"
+
+
+def actionlint() -> tuple[bool, str]:
+    """actionlint (pinned in pyproject.toml) on every workflow file."""
+    files = sorted(map(str, [*WORKFLOWS.glob("*.yml"), *WORKFLOWS.glob("*.yaml")]))
+    if not files:
+        return False, f"no workflow files in {WORKFLOWS}"
+    proc = subprocess.run(["actionlint", "-no-color", *files], cwd=ROOT, capture_output=True,
+                          text=True)
+    return proc.returncode == 0, (proc.stdout + proc.stderr).strip()
+
+
 def main() -> int:
     bad = 0
     for key, test in sorted(lint_targets().items()):
@@ -42,6 +56,11 @@ def main() -> int:
             bad += 1
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT)
     bad += proc.returncode != 0
+    ok, out = actionlint()
+    print(f"actionlint .github/workflows: {'clean' if ok else 'PROBLEMS'}")
+    if not ok:
+        print(out)
+        bad += 1
     print("lint: clean" if bad == 0 else f"lint: {bad} target(s) failed")
     return 0 if bad == 0 else 1
 
