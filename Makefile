@@ -31,7 +31,7 @@ waves: setup ## Open the waveform of the last WAVES=1 run: make waves TEST=<name
 test: setup ## Everything CI runs: pytest suites + CI-sized simulation regression
 	@$(PY) -m scripts.run_tests
 
-lint: setup ## verilator --lint-only -Wall on every RTL top, and ruff on all Python
+lint: setup ## Verilator -Wall and slang on every RTL top, FuseSoC core lint, ruff, actionlint
 	@$(PY) -m scripts.lint
 
 formal: setup ## SymbiYosys proofs beside the RTL (rtl/*/formal/*.sby): make formal [PROOFS=pattern]

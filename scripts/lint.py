@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make lint`: verilator -Wall on every RTL top of every test config, ruff on all Python,
-and actionlint on the GitHub Actions workflows (.github/workflows/)."""
+"""`make lint`: Verilator -Wall and slang (pyslang, scripts/lint_slang.py) on every RTL
+top of every test config, FuseSoC's lint target of every core (scripts/lint_fusesoc.py),
+ruff on all Python, and actionlint on the GitHub Actions workflows (.github/workflows/)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts import registry
+from scripts import lint_fusesoc, lint_slang, registry
 from scripts.registry import ROOT
 from scripts.sim import ASSERT_DEFINES
 
@@ -54,6 +55,11 @@ def main() -> int:
         if not ok:
             print(out)
             bad += 1
+    for key, test in sorted(lint_targets().items()):
+        ok, out = lint_slang.slang_lint(test)
+        print(f"slang {key}: {'clean' if ok else out}", flush=True)
+        bad += not ok
+    bad += lint_fusesoc.main()
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT)
     bad += proc.returncode != 0
     ok, out = actionlint()
