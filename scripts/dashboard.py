@@ -526,9 +526,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_check:
         return 0
     if browser_check.find_browser() is None:
-        print("dashboard: no chromium on PATH, page not checked in a browser "
-              "(make setup as root installs it)")
-        return 0
+        required = browser_check.browser_required()
+        print(f"dashboard: {browser_check.NO_BROWSER}"
+              + (" (required on CI: failed)" if required else ""))
+        return 1 if required else 0
     rep = browser_check.check_page(page, screenshot=args.out / "screenshot.png")
     problems = rep.problems(required_tables())
     for p in problems:

@@ -14,47 +14,45 @@ NO_DEPS_PKGS="openai-whisper==20250625 mistral-common==1.12.0"
 die() { echo "setup: $*" >&2; exit 1; }
 
 # --- Debian tools -----------------------------------------------------------
-missing=()
+# `setup.sh --browser` (make test, make dashboard) also wants Chromium; nothing else does.
+BROWSER=0
+[ "${1:-}" = "--browser" ] && BROWSER=1
+can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+missing=()   # Debian packages to install, each with why in `reasons`
+reasons=()
+need() { missing+=("$1"); reasons+=("$1: $2"); }
+# Optional: installed as root, otherwise a note says what is lost without it.
+want() {
+  if can_apt; then need "$1" "$2"; else echo "setup: note: no $1 ($2): apt-get install $1" >&2; fi
+}
 iverilog_ok() {
   command -v iverilog >/dev/null 2>&1 || return 1
   local v
   v=$(iverilog -V 2>/dev/null | head -n1 | sed -n 's/.*version \([0-9]*\).*/\1/p')
   [ -n "$v" ] && [ "$v" -ge 11 ]
 }
-iverilog_ok || missing+=(iverilog)
-command -v perl >/dev/null 2>&1 || missing+=(perl)
-command -v g++ >/dev/null 2>&1 || missing+=(g++)
-command -v make >/dev/null 2>&1 || missing+=(make)
-"$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-# Headers for Verilator's FST waveform writer (WAVES=1); without them traces are VCD.
-# Optional, so only root installs them.
-for hdr in lz4:liblz4-dev zlib:zlib1g-dev; do
-  if [ ! -f "/usr/include/${hdr%%:*}.h" ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      missing+=("${hdr#*:}")
-    else
-      echo "setup: note: no ${hdr%%:*}.h; WAVES=1 on Verilator writes VCD, not FST" \
-           "(apt-get install ${hdr#*:})" >&2
-    fi
-  fi
-done
-# Headless browser for the dashboard test; optional, so only root installs it.
-if ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    missing+=(chromium)
-  else
-    echo "setup: note: no chromium; tests/scripts/test_dashboard_browser.py needs it" \
-         "(apt-get install chromium)" >&2
-  fi
+iverilog_ok || need iverilog "Icarus Verilog >= 11, the second simulator"
+command -v perl >/dev/null 2>&1 || need perl "Verilator's build scripts"
+command -v g++ >/dev/null 2>&1 || need g++ "compiles Verilator's C++ models"
+command -v make >/dev/null 2>&1 || need make "the entry point"
+"$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need python3-venv "the .venv"
+[ -f /usr/include/lz4.h ] || want liblz4-dev "Verilator FST waveforms (WAVES=1); VCD without it"
+[ -f /usr/include/zlib.h ] || want zlib1g-dev "Verilator FST waveforms (WAVES=1); VCD without it"
+# CHROMIUM names the command to look for (tests/scripts/test_setup.py hides it).
+if [ "$BROWSER" = 1 ] && ! command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1; then
+  want chromium "headless browser that checks the dashboard page (make test, make dashboard)"
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing from Debian: ${missing[*]}"
+  if can_apt; then
+    echo "setup: will install from Debian (apt-get install):"
+    printf 'setup:   %s\n' "${reasons[@]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    echo "setup: installed ${missing[*]}"
   else
-    die "missing tools: ${missing[*]}. Install them, e.g.: sudo apt-get install -y ${missing[*]}"
+    printf 'setup: missing %s\n' "${reasons[@]}" >&2
+    die "install them, e.g.: sudo apt-get install -y ${missing[*]}"
   fi
   iverilog_ok || die "Icarus Verilog >= 11 is required (apt-get install iverilog)"
 fi
