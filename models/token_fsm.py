@@ -681,13 +681,8 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     from models.table_image import export_image, export_readmemh
 
     if args.schema is not None:
-        try:
-            from models.json_schema import schema_to_regex
-        except ImportError as exc:
-            raise RuntimeError(
-                "--schema needs models.json_schema.schema_to_regex, "
-                f"which is not available yet ({exc})"
-            ) from exc
+        from models.json_schema import schema_to_regex
+
         pattern = schema_to_regex(json.loads(args.schema.read_text(encoding="utf-8")))
     else:
         pattern = args.regex
