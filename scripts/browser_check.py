@@ -99,7 +99,7 @@ def check_page(page: Path, screenshot: Path | None = None, width: int = 1400,
     """Load `page`, report what the checker saw, and optionally save a full-page PNG."""
     browser = find_browser()
     if browser is None:
-        raise FileNotFoundError("no chromium on PATH: run `make setup` as root, "
+        raise FileNotFoundError("no chromium on PATH: run `make setup-browser` as root, "
                                 "or apt-get install chromium")
     page = page.resolve()
     text = page.read_text()

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The dashboard in a real browser: Debian's headless Chromium (installed by `make setup`).
+"""The dashboard in a real browser: Debian's headless Chromium (installed by `make test`).
 
 A missing Chromium fails these tests rather than skipping them: a skipped browser test
 would let a page nobody can open pass CI.
@@ -14,7 +14,7 @@ SHOT = ROOT / "build" / "dashboard-test" / "screenshot.png"
 
 def _browser():
     assert browser_check.find_browser(), \
-        "no chromium on PATH: run `make setup` as root, or apt-get install chromium"
+        "no chromium on PATH: run `make setup-browser` as root, or apt-get install chromium"
 
 
 def test_dashboard_renders_in_headless_chromium(tmp_path):
