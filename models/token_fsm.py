@@ -681,8 +681,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     from models.table_image import export_image, export_readmemh
 
     if args.schema is not None:
-        from models.json_schema import schema_to_regex
-
+        try:
+            from models.json_schema import schema_to_regex
+        except ImportError as exc:  # it ships with the package: only a broken install
+            raise RuntimeError(
+                f"--schema needs models.json_schema.schema_to_regex, which failed to import ({exc})"
+            ) from exc
         pattern = schema_to_regex(json.loads(args.schema.read_text(encoding="utf-8")))
     else:
         pattern = args.regex
