@@ -64,6 +64,7 @@ module radix_core #(
   output logic           [7:0]  last_error_o,
   output logic          [31:0] evictable_o,
   output logic          [31:0] protected_o,
+  output logic          [31:0] total_o,        // evictable + protected, a cycle late
   output logic          [31:0] free_nodes_o,
   output logic          [31:0] free_slots_o,
   output logic          [31:0] lookups_o,
@@ -225,8 +226,8 @@ module radix_core #(
   logic [31:0]      got_nx_q;
   logic             got_ge_q, got_nx_lt_q, p_leaf_q, p_hi_lt_q, p_hi_eq_q, p_lo_le_q;
   // evictable / protected sizes change one cycle after a state asks for it
-  logic             sz_v_q;
-  logic [31:0]      sz_dev_q, sz_dprot_q;
+  logic             sz_v_q, sz_ev_sub_q, sz_prot_add_q, sz_prot_sub_q;
+  logic [LenW-1:0]  sz_len_q;
   logic             out_settle_q;
   logic             lock_pass2_q;
 
@@ -237,7 +238,7 @@ module radix_core #(
   logic [StampW-1:0] clock_q, clock_nx, op_stamp_q;   // op_stamp_q: this command's stamp
   logic              clk_inc_q, clk_clr_q;
   logic [NodeW-1:0] lru_head_q, lru_tail_q;
-  logic [31:0]      evictable_q, protected_q;
+  logic [31:0]      evictable_q, protected_q, total_q;
   logic [31:0]      lookups_q, queried_q, hit_q, inserts_q, inserted_q, splits_q;
   logic [31:0]      evicted_nodes_q, evicted_tokens_q, errors_q, busy_cycles_q;
   logic [31:0]      walk_cycles_q, walk_nodes_q;
@@ -440,7 +441,9 @@ module radix_core #(
   logic [LenW-1:0]  st_m_q;
   logic [31:0]      st_base_q, st_a_q, st_wpos_q, st_wend_q;
   logic [LenW:0]    st_issue_q, st_mis_q, st_left_q;
-  logic [LenW+1:0]  st_brel_q;                 // 16 k - off for the line at stage B
+  logic [LenW-4:0]  st_bk_q, st_bkm1_q;        // k, and k - 1, of the line at stage B
+  logic [2:0]       st_fly_q;                  // lines issued, not yet at stage A
+  logic             st_more_q;                 // st_left_q != 0
   logic [31:0]      st_babs_q, st_babs16_q;    // base + 16 k - off, and + 16
   logic [31:0]      st_qrow_q;                 // query row that goes with the next issue
   logic [31:0]      st_obrow_q, st_obrow1_q;   // output row of the line at B, and + 1
@@ -452,7 +455,6 @@ module radix_core #(
   logic [LineW-1:0] st_split_line_q;
   logic [RamLat-1:0] sp_v_q, qp_v_q, sp_first_q, sp_last_q;
   logic [RamLat*2-1:0]        sp_k_q;      // stage i's k mod 4 at [i*2 +: 2]
-  logic [RamLat*(LenW+1)-1:0] sp_k2_q;     // stage i's k + 2 at [i*(LenW+1) +: LenW+1]
   logic [RamLat*LineW-1:0]    sp_addr_q;
   logic [511:0]     qprev_q;
   logic             st_issue;
@@ -464,24 +466,24 @@ module radix_core #(
   // Stage A: a line (and, for CMP, its query rows) arrives.
   logic             a_v, a_first, a_last;
   logic [1:0]       a_k;
-  logic [LenW:0]    a_k2;
   logic [LineW-1:0] a_addr;
   assign a_v     = sp_v_q[RamLat-1];
   assign a_first = sp_first_q[RamLat-1];
   assign a_last  = sp_last_q[RamLat-1];
   assign a_k     = sp_k_q[(RamLat-1)*2 +: 2];
-  assign a_k2    = sp_k2_q[(RamLat-1)*(LenW+1) +: LenW+1];
   assign a_addr  = sp_addr_q[(RamLat-1)*LineW +: LineW];
 
   // A link that arrives this cycle is used at once (it left the RAM through the
   // output register), so lines issue back to back: line k brings line k+2.
   logic byp1, byp2, issue_known;
-  assign byp1 = a_v && st_active_q && a_first && (st_issue_q == (LenW + 1)'(1));
-  assign byp2 = a_v && st_active_q && (st_issue_q == a_k2);
+  // In flight (line k included) = issued - k: so issue == k + 2 is two in
+  // flight, and for k = 0, issue == 1 is one.
+  assign byp1 = a_v && st_active_q && a_first && (st_fly_q == 3'd1);
+  assign byp2 = a_v && st_active_q && (st_fly_q == 3'd2);
   assign issue_addr  = byp2 ? li_rlink[2*LineW-1:LineW] :
                        (byp1 ? li_rlink[LineW-1:0] : st_known_q[LineW*st_issue_q[1:0] +: LineW]);
   assign issue_known = byp1 || byp2 || st_known_v_q[st_issue_q[1:0]];
-  assign st_issue    = st_active_q && !st_pre_q && !st_stop_q && (st_left_q != '0) &&
+  assign st_issue    = st_active_q && !st_pre_q && !st_stop_q && st_more_q &&
                        issue_known && st_flow_ok_q;
   // CMP: the query row after the line's first query row goes with each line;
   // the first row itself is read in the pre cycle.
@@ -523,14 +525,19 @@ module radix_core #(
   // Output-buffer writes from stage B: lane t takes source lane (t - d) mod 16,
   // at the line's output row, or the next one for the lanes that wrapped.
   logic          b_fire;
-  logic [511:0]  b_kv_rot;
   assign b_fire   = b_v_q && st_active_q && !st_stop_q;
-  assign b_kv_rot = rot_up(b_kv_q, st_d_q);
+  // The writes themselves happen a cycle later, at stage W, from registers.
+  logic             wp_v_q, wp_mis_q;
+  logic [3:0]       wp_first_q;
+  logic [31:0]      wp_babs_q, wp_babs16_q;
+  logic [L-1:0]  wp_copy_q;
+  logic [511:0]  wp_kv_q;
+  logic [31:0]   wp_row_q, wp_row1_q;
   always_comb begin
-    ob_wdata = b_kv_rot;
+    ob_wdata = rot_up(wp_kv_q, st_d_q);
     for (int t = 0; t < L; t++) begin
-      ob_waddr[t*OutRowW +: OutRowW] = OutRowW'((4'(t) < st_d_q) ? st_obrow1_q : st_obrow_q);
-      ob_we[t] = b_fire && st_copy_q && b_copy[4'(t) - st_d_q];
+      ob_waddr[t*OutRowW +: OutRowW] = OutRowW'((4'(t) < st_d_q) ? wp_row1_q : wp_row_q);
+      ob_we[t] = wp_v_q && st_copy_q && wp_copy_q[4'(t) - st_d_q];
     end
   end
   // EVICT frees each line as it passes stage B.
@@ -538,9 +545,6 @@ module radix_core #(
   assign fl_push_data = b_addr_q;
 
   // Stage W: output position reached (rows below wpos/16 are complete).
-  logic             wp_v_q, wp_mis_q;
-  logic [3:0]       wp_first_q;
-  logic [31:0]      wp_babs_q, wp_babs16_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -563,23 +567,28 @@ module radix_core #(
       sp_first_q <= RamLat'({sp_first_q, st_issue_q == '0});
       sp_last_q  <= RamLat'({sp_last_q, st_left_q == (LenW + 1)'(1)});
       sp_k_q     <= (RamLat*2)'({sp_k_q, st_issue_q[1:0]});
-      sp_k2_q    <= (RamLat*(LenW+1))'({sp_k2_q, st_issue_q + (LenW + 1)'(2)});
+      st_fly_q   <= st_fly_q + 3'(st_issue) - 3'(a_v);
       sp_addr_q  <= (RamLat*LineW)'({sp_addr_q, issue_addr});
       qp_v_q     <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
       if (st_issue) begin
         st_issue_q <= st_issue_q + 1'b1;
         st_left_q  <= st_left_q - 1'b1;
+        st_more_q  <= (st_left_q != (LenW + 1)'(1));
         st_qrow_q  <= st_qrow_q + 32'd1;
         st_known_v_q[st_issue_q[1:0]] <= 1'b0;
       end
       // EVICT: the writer stays less than the output buffer ahead of the reader
       // (one row of slack for the issue this flag is a cycle late for).
+      // Rows ahead, modulo 4 * OutRows: exact, as it never exceeds OutRows.
+      // In the pre cycle st_qrow_q is not set yet: st_a_q + 1 is what it will be.
       st_flow_ok_q <= !st_evict_q ||
-                      ((st_qrow_q + 32'd1 - ob_rd_q) < 32'(OutRows - 2));
+                      (st_pre_q ? ((OutRowW + 2)'(st_a_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 4))
+                                : ((OutRowW + 2)'(st_qrow_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 3)));
       // pre cycle: per-edge constants
       if (st_active_q && st_pre_q) begin
         st_pre_q    <= 1'b0;
         st_left_q   <= lines_of(st_off_q, st_m_q);
+        st_more_q   <= 1'b1;   // m >= 1: at least one line
         st_qrow_q   <= st_a_q + 32'd1;
         st_obrow_q  <= st_a_q;
         st_obrow1_q <= st_a_q + 32'd1;
@@ -630,10 +639,15 @@ module radix_core #(
       wp_v_q <= b_fire;
       if (b_fire) begin
         wp_mis_q    <= b_any_mis;
+        wp_copy_q   <= b_copy;
+        wp_kv_q     <= b_kv_q;
+        wp_row_q    <= st_obrow_q;
+        wp_row1_q   <= st_obrow1_q;
         wp_first_q  <= b_first & ~4'(PageSize - 1);
         wp_babs_q   <= st_babs_q;
         wp_babs16_q <= st_babs16_q;
-        st_brel_q   <= st_brel_q + (LenW + 2)'(16);
+        st_bk_q     <= st_bk_q + 1'b1;
+        st_bkm1_q   <= st_bkm1_q + 1'b1;
         st_babs_q   <= st_babs_q + 32'd16;
         st_babs16_q <= st_babs16_q + 32'd16;
         st_obrow_q  <= st_obrow_q + 32'd1;
@@ -642,7 +656,10 @@ module radix_core #(
           st_stop_q       <= 1'b1;
           st_done_q       <= 1'b1;
           st_active_q     <= 1'b0;
-          st_mis_q        <= (LenW + 1)'(st_brel_q + (LenW + 2)'(b_first));
+          // 16 k + first - off, without an adder: lane first is on line k's
+          // side of the edge's start when first >= off, else it borrows.
+          st_mis_q        <= (b_first >= st_off_q) ? {st_bk_q, 4'(b_first - st_off_q)}
+                                                   : {st_bkm1_q, 4'(b_first - st_off_q)};
           st_split_line_q <= b_addr_q;
         end else if (b_last_q) begin
           st_done_q       <= 1'b1;
@@ -663,6 +680,10 @@ module radix_core #(
         st_pre_q     <= 1'b1;
         st_issue_q   <= '0;
         st_left_q    <= '0;
+        st_more_q    <= 1'b0;
+        st_fly_q     <= '0;
+        st_bk_q      <= '0;
+        st_bkm1_q    <= '1;
         sp_v_q       <= '0;
         qp_v_q       <= '0;
         a2_v_q       <= 1'b0;
@@ -671,7 +692,6 @@ module radix_core #(
         st_known_q[LineW-1:0] <= c_head_q;
         st_known_v_q <= 4'b0001;
         st_off_q     <= c_off_q;
-        st_brel_q    <= -(LenW + 2)'(c_off_q);
         st_evict_q   <= (op_q == radix_pkg::OP_EVICT);
         st_copy_q    <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH);
         if (op_q == radix_pkg::OP_EVICT) begin
@@ -764,15 +784,15 @@ module radix_core #(
   // The header beat is registered (S_HDR) and checked in the next cycle
   // (S_HDR_CHECK), so no check runs straight off the input port.
   logic [7:0]  h_op, h_ns;
-  logic [15:0] h_kvcnt;
   logic [31:0] h_arg;
   logic        h_last;
+  logic        h_len_bad, h_ns_bad, h_kv_bad;   // checks on the header, made at intake
   // Query-buffer write position: row within the tokens or the KV indices, and
   // the beats left before the KV half and before the end (down-counters, so
   // the intake compares with zero instead of adding and comparing).
   logic [QRowW-1:0] ld_row_q;
   logic [LenW:0]    ld_tok_left_q, ld_left_q;
-  logic             ld_kv_q;
+  logic             ld_kv_q, ld_last_q, ld_tok_last_q;   // the counters are at zero
 
   logic [NodeW-1:0] h_slot;
   logic [GenW-1:0]  h_gen;
@@ -794,6 +814,13 @@ module radix_core #(
   // and S_D_PROBE2), long before S_D_CHECK and the leaf writer read them.
   logic [LenW-1:0] leaf_len;
   logic [LenW:0]   leaf_lines_q;
+  // Free-list levels as registered flags (the lists do not change during a walk).
+  logic            fn_any_q, fn_ge2_q, fl_ok_q;
+  always_ff @(posedge clk_i) begin
+    fn_any_q <= (fn_count != '0);
+    fn_ge2_q <= (fn_count >= (NodeW + 1)'(2));
+    fl_ok_q  <= (32'(leaf_lines_q) <= 32'(fl_count));
+  end
 
   // ---------------------------------------------------------------- sequencer
   logic walking, ix_ready, trail_push;
@@ -815,8 +842,9 @@ module radix_core #(
                 (StashW + 2)'(need_leaf_q && ix_free_ways == '0);
     end
     fits = (st_need <= (StashW + 2)'(ix_stash_free)) &&
-           ((NodeW + 1)'(need_split_q) + (NodeW + 1)'(need_leaf_q) <= fn_count) &&
-           (!need_leaf_q || 32'(leaf_lines_q) <= 32'(fl_count));
+           ((need_split_q && need_leaf_q) ? fn_ge2_q
+                                          : (!(need_split_q || need_leaf_q) || fn_any_q)) &&
+           (!need_leaf_q || fl_ok_q);
   end
 
   always_comb begin
@@ -840,9 +868,12 @@ module radix_core #(
     p_hi_lt_q   <= (p_stamp[StampW-1:32] < ref_stamp_q[StampW-1:32]);
     p_hi_eq_q   <= (p_stamp[StampW-1:32] == ref_stamp_q[StampW-1:32]);
     p_lo_le_q   <= (p_stamp[31:0] <= ref_stamp_q[31:0]);
+    total_q <= evictable_q + protected_q;
     if (sz_v_q) begin
-      evictable_q <= evictable_q + sz_dev_q;
-      protected_q <= protected_q + sz_dprot_q;
+      evictable_q <= sz_ev_sub_q ? evictable_q - 32'(sz_len_q) : evictable_q + 32'(sz_len_q);
+      delta_q     <= sz_ev_sub_q ? delta_q - 32'(sz_len_q) : delta_q + 32'(sz_len_q);
+      if (sz_prot_add_q) protected_q <= protected_q + 32'(sz_len_q);
+      if (sz_prot_sub_q) protected_q <= protected_q - 32'(sz_len_q);
     end
     if (!rst_ni) begin
       state_q <= S_INIT;
@@ -956,9 +987,11 @@ module radix_core #(
         S_HDR: if (cmd_fire) begin
           h_op    <= cmd_tdata_i[7:0];
           h_ns    <= cmd_tdata_i[15:8];
-          h_kvcnt <= cmd_tdata_i[31:16];
           h_arg   <= cmd_tdata_i[63:32];
           h_last  <= cmd_tlast_i;
+          h_len_bad <= (cmd_tdata_i[63:32] == 32'h0) || (cmd_tdata_i[63:32] > 32'(MaxLen));
+          h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
+          h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
           state_q <= S_HDR_CHECK;
         end
         S_HDR_CHECK: begin
@@ -981,6 +1014,8 @@ module radix_core #(
           ld_row_q      <= '0;
           ld_kv_q       <= 1'b0;
           ld_tok_left_q <= (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
+          ld_tok_last_q <= (h_arg[LenW:0] <= (LenW + 1)'(L));
+          ld_last_q     <= (h_arg[LenW:0] <= (LenW + 1)'(L)) && (h_op != radix_pkg::OP_INSERT);
           ld_left_q     <= (h_op == radix_pkg::OP_INSERT)
                            ? (LenW + 1)'({(h_arg[LenW:0] - 1'b1) >> 4, 1'b1})
                            : (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
@@ -990,13 +1025,13 @@ module radix_core #(
           end
           unique case (h_op)
             radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
-              if (h_arg == 32'h0 || h_arg > 32'(MaxLen)) begin
+              if (h_len_bad) begin
                 status_q <= radix_pkg::ST_LENGTH;
                 state_q  <= h_last ? S_TRAIL : S_DRAIN;
-              end else if (32'(h_ns) >= 32'(NumNs)) begin
+              end else if (h_ns_bad) begin
                 status_q <= radix_pkg::ST_NAMESPACE;
                 state_q  <= h_last ? S_TRAIL : S_DRAIN;
-              end else if (h_op == radix_pkg::OP_INSERT && 32'(h_kvcnt) != h_arg) begin
+              end else if (h_op == radix_pkg::OP_INSERT && h_kv_bad) begin
                 status_q <= radix_pkg::ST_KVCOUNT;
                 state_q  <= h_last ? S_TRAIL : S_DRAIN;
               end else if (h_last) begin
@@ -1023,7 +1058,7 @@ module radix_core #(
                   radix_pkg::OP_SIZES: begin
                     trail_a_q <= evictable_q;
                     trail_b_q <= protected_q;
-                    trail_c_q <= evictable_q + protected_q;
+                    trail_c_q <= total_q;
                     state_q   <= S_TRAIL;
                   end
                   default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
@@ -1040,13 +1075,15 @@ module radix_core #(
         S_LOAD: if (cmd_fire) begin
           ld_left_q     <= ld_left_q - 1'b1;
           ld_tok_left_q <= ld_tok_left_q - 1'b1;
-          if (!ld_kv_q && ld_tok_left_q == '0) begin
+          ld_last_q     <= (ld_left_q == (LenW + 1)'(1));
+          ld_tok_last_q <= (ld_tok_left_q == (LenW + 1)'(1));
+          if (!ld_kv_q && ld_tok_last_q) begin
             ld_kv_q  <= 1'b1;
             ld_row_q <= '0;
           end else begin
             ld_row_q <= ld_row_q + 1'b1;
           end
-          if (ld_left_q == '0) begin
+          if (ld_last_q) begin
             if (cmd_tlast_i) begin
               state_q <= S_W_START;
             end else begin
@@ -1071,7 +1108,7 @@ module radix_core #(
           // A MATCH that cannot be refused (a split would find a node slot and,
           // in the stash at worst, an index entry) streams its KV indices while
           // it walks; otherwise they wait until the command has committed.
-          early_q  <= (fn_count != '0) && (ix_stash_free != '0);
+          early_q  <= fn_any_q && (ix_stash_free != '0);
           if (n_q == '0) begin
             state_q <= S_DECIDE;
           end else begin
@@ -1142,6 +1179,7 @@ module radix_core #(
         // -------------------------------------------------- decide: refuse or commit
         S_DECIDE: begin
           leaf_len     <= n_q - pos_q;
+          leaf_lines_q <= lines_of(4'd0, n_q - pos_q);
           need_split_q <= (split_q != '0);
           need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
           if (split_q != '0) begin
@@ -1151,7 +1189,7 @@ module radix_core #(
             seq_q_raddr_q <= QRowW'(pos_q >> 4);
             seq_li_re_q <= 1'b1;
             seq_li_raddr_q <= split_line_q;
-            fn_peek  <= (fn_count != '0);
+            fn_peek  <= fn_any_q;
             wait_q   <= 4'(RamLat);
             ret_q    <= S_D_TAIL;
             state_q  <= S_WAIT;
@@ -1163,7 +1201,7 @@ module radix_core #(
           tail_page_q <= li_rtok[32*tail_lane +: PageBits];
           page_q      <= q_page;
           new_up_q    <= fn_data;
-          if (fn_count == '0) begin
+          if (!fn_any_q) begin
             status_q <= radix_pkg::ST_CAPACITY;
             state_q  <= S_TRAIL;
           end else begin
@@ -1180,7 +1218,6 @@ module radix_core #(
           state_q    <= S_D_PROBE2;
         end
         S_D_PROBE2: begin
-          leaf_lines_q <= lines_of(4'd0, leaf_len);
           if (need_leaf_q) begin
             ix_valid  <= 1'b1;
             ix_op     <= radix_pkg::IX_LOOKUP;
@@ -1352,9 +1389,11 @@ module radix_core #(
           nd_wdata <= node_word(1'b1, r_gen, ns_q, node_q, lw_head_q, 4'd0, leaf_len, '0,
                                 clock_nx, '0, new_loc_q);
           clk_inc_q   <= 1'b1;
-          sz_v_q      <= 1'b1;
-          sz_dev_q    <= 32'(leaf_len);
-          sz_dprot_q  <= '0;
+          sz_v_q        <= 1'b1;
+          sz_len_q      <= leaf_len;
+          sz_ev_sub_q   <= 1'b0;
+          sz_prot_add_q <= 1'b0;
+          sz_prot_sub_q <= 1'b0;
           inserted_q  <= inserted_q + 32'(leaf_len);
           result_q    <= new_leaf_q;
           // parent's child count
@@ -1486,8 +1525,10 @@ module radix_core #(
             got_ge_q         <= !got_nx_lt_q;
             freed_q          <= freed_q + 1'b1;
             sz_v_q           <= 1'b1;
-            sz_dev_q         <= -32'(c_len_q);
-            sz_dprot_q       <= '0;
+            sz_len_q         <= c_len_q;
+            sz_ev_sub_q      <= 1'b1;
+            sz_prot_add_q    <= 1'b0;
+            sz_prot_sub_q    <= 1'b0;
             evicted_nodes_q  <= evicted_nodes_q + 1'b1;
             evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
             ob_rows_q        <= got_nx_q >> 4;
@@ -1577,19 +1618,21 @@ module radix_core #(
               nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
                                     r_lock + 1'b1, r_stamp, r_nchild, r_hloc);
               if (r_lock == '0) begin
-                sz_v_q      <= 1'b1;
-                sz_dev_q    <= -32'(r_len);
-                sz_dprot_q  <= 32'(r_len);
-                delta_q     <= delta_q - 32'(r_len);
+                sz_v_q        <= 1'b1;
+                sz_len_q      <= r_len;
+                sz_ev_sub_q   <= 1'b1;
+                sz_prot_add_q <= 1'b1;
+                sz_prot_sub_q <= 1'b0;
               end
             end else begin
               nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
                                     r_lock - 1'b1, r_stamp, r_nchild, r_hloc);
               if (r_lock == LockW'(1)) begin
-                sz_v_q      <= 1'b1;
-                sz_dev_q    <= 32'(r_len);
-                sz_dprot_q  <= -32'(r_len);
-                delta_q     <= delta_q + 32'(r_len);
+                sz_v_q        <= 1'b1;
+                sz_len_q      <= r_len;
+                sz_ev_sub_q   <= 1'b0;
+                sz_prot_add_q <= 1'b0;
+                sz_prot_sub_q <= 1'b1;
               end
             end
             walk_q   <= r_parent;
@@ -1650,9 +1693,13 @@ module radix_core #(
   logic [15:0]  ob_tail_q, ob_keep_q;
   logic [511:0] ob_masked;
 
-  assign ob_rows  = ob_final_q ? ob_rows_q :
-                    ((op_q == radix_pkg::OP_EVICT || (op_q == radix_pkg::OP_MATCH && early_q))
-                     ? (st_wpos_q >> 4) : 32'd0);
+  // Rows stream while the command runs for EVICT and an early MATCH (the
+  // select is registered: op_q and early_q are set long before any row).
+  logic ob_stream_q;
+  always_ff @(posedge clk_i) begin
+    ob_stream_q <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH && early_q);
+  end
+  assign ob_rows  = ob_final_q ? ob_rows_q : (ob_stream_q ? (st_wpos_q >> 4) : 32'd0);
   assign ob_issue = ob_more_q && ob_room_q;
   assign ob_re    = ob_issue;
   assign ob_raddr = OutRowW'(ob_rd_q);
@@ -1690,6 +1737,7 @@ module radix_core #(
   assign last_error_o     = last_error_q;
   assign evictable_o      = evictable_q;
   assign protected_o      = protected_q;
+  assign total_o          = total_q;
   assign free_nodes_o     = 32'(fn_count);
   assign free_slots_o     = 32'(fl_count) << 4;
   assign lookups_o        = lookups_q;
