@@ -226,8 +226,11 @@ module radix_core #(
   logic [31:0]      got_nx_q;
   logic             got_ge_q, got_nx_lt_q, p_leaf_q, p_hi_lt_q, p_hi_eq_q, p_lo_le_q;
   // evictable / protected sizes change one cycle after a state asks for it
-  logic             sz_v_q, sz_ev_sub_q, sz_prot_add_q, sz_prot_sub_q;
+  // (two stages: the signed operands are formed, then added; a LOCK reads
+  // delta_q RamLat + 1 >= 3 cycles after its last change)
+  logic             sz_v_q, sz_ev_sub_q, sz_prot_add_q, sz_prot_sub_q, sz_v2_q;
   logic [LenW-1:0]  sz_len_q;
+  logic [31:0]      sz_ev_op_q, sz_prot_op_q;
   logic             out_settle_q;
   logic             lock_pass2_q;
 
@@ -869,11 +872,14 @@ module radix_core #(
     p_hi_eq_q   <= (p_stamp[StampW-1:32] == ref_stamp_q[StampW-1:32]);
     p_lo_le_q   <= (p_stamp[31:0] <= ref_stamp_q[31:0]);
     total_q <= evictable_q + protected_q;
-    if (sz_v_q) begin
-      evictable_q <= sz_ev_sub_q ? evictable_q - 32'(sz_len_q) : evictable_q + 32'(sz_len_q);
-      delta_q     <= sz_ev_sub_q ? delta_q - 32'(sz_len_q) : delta_q + 32'(sz_len_q);
-      if (sz_prot_add_q) protected_q <= protected_q + 32'(sz_len_q);
-      if (sz_prot_sub_q) protected_q <= protected_q - 32'(sz_len_q);
+    sz_v2_q      <= sz_v_q;
+    sz_ev_op_q   <= sz_ev_sub_q ? 32'd0 - 32'(sz_len_q) : 32'(sz_len_q);
+    sz_prot_op_q <= sz_prot_sub_q ? 32'd0 - 32'(sz_len_q)
+                                  : (sz_prot_add_q ? 32'(sz_len_q) : 32'd0);
+    if (sz_v2_q) begin
+      evictable_q <= evictable_q + sz_ev_op_q;
+      delta_q     <= delta_q + sz_ev_op_q;
+      protected_q <= protected_q + sz_prot_op_q;
     end
     if (!rst_ni) begin
       state_q <= S_INIT;
