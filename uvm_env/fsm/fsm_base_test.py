@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import cocotb
 from cocotb.triggers import ClockCycles
 
 from uvm_env.common.base_test import BaseTest
@@ -13,6 +14,7 @@ from uvm_env.fsm.fsm_env import FsmEnv
 from uvm_env.fsm.fsm_predictor import CSR_COUNTERS
 from uvm_env.fsm.fsm_seqs import FsmBaseSeq, LoadSeq
 from uvm_env.fsm.grammars import Grammar
+from uvm_env.fsm.handshake_probe import HandshakeProbe
 from uvm_env.fsm.protocol import CSR, CSR_ERR_BASE, FSM_ID, NUM_STATUS, ST_NAMES, ST_OK
 
 
@@ -63,6 +65,15 @@ class FsmBaseTest(BaseTest):
             await cmd.done.wait()
             assert cmd.rsp.status == ST_OK, \
                 f"{cmd} refused: {ST_NAMES.get(cmd.rsp.status)}; the test needs these tables"
+
+    async def load_and_probe(self, grammars: dict[int, Grammar]) -> HandshakeProbe:
+        """Log and load ``grammars``, then start a cycle-counting probe on the streams."""
+        for gid, g in grammars.items():
+            self.logger.info(f"grammar {gid}: {g.summary()}")
+        await self.load(grammars)
+        probe = HandshakeProbe(self.dut, self.clock)
+        cocotb.start_soon(probe.run())
+        return probe
 
     async def drain(self) -> None:
         await self.env.driver.wait_drained()

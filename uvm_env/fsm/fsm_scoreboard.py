@@ -8,8 +8,8 @@ from pyuvm import uvm_subscriber
 from uvm_env.common.scoreboard_base import ScoreboardBase
 from uvm_env.fsm.fsm_coverage import FsmCoverage
 from uvm_env.fsm.fsm_item import FsmCmd
-from uvm_env.fsm.fsm_predictor import FsmParams, FsmPredictor
-from uvm_env.fsm.protocol import OP_LOAD, ST_OK
+from uvm_env.fsm.fsm_predictor import Expected, FsmParams, FsmPredictor
+from uvm_env.fsm.protocol import OP_LOAD, OP_MASK_BATCH, ST_OK, FsmRsp
 
 
 class FsmScoreboard(ScoreboardBase):
@@ -24,27 +24,41 @@ class FsmScoreboard(ScoreboardBase):
         self.history: list[str] = []        # recent commands, printed with a mismatch
         self.names: dict[int, str] = {}     # grammar id -> name of the tables loaded there
         self.n_masks = 0
+        self.n_batches = 0
         self.masked_states: set[tuple[int, int]] = set()    # (grammar, state) masks compared
         self.visited_states: set[tuple[int, int]] = set()   # (grammar, state) entered
         self.mask_sink = None               # set by the env: stray masks are an error
 
     def write_cmd(self, cmd: FsmCmd) -> None:
         assert cmd.rsp is not None
+        self.history = (self.history + [str(cmd)])[-8:]
+        if cmd.op == OP_MASK_BATCH:
+            # One result and (when OK) one mask frame per slot, in packet order.
+            self.n_batches += 1
+            exps = self.pred.predict_batch(cmd.slots)
+            for i, (slot, exp) in enumerate(zip(cmd.slots, exps, strict=True)):
+                self._check(cmd, f"{cmd} slot #{i} ({slot})", slot, exp, cmd.rsps[i],
+                            cmd.masks[i])
+            return
         exp = self.pred.predict(cmd.op, cmd.slot, cmd.grammar, cmd.token, cmd.tokens,
                                 cmd.image, cmd.load_keep_last)
-        self.history = (self.history + [str(cmd)])[-8:]
-        ok = self.compare(f"{cmd} result", exp.rsp.fields(), cmd.rsp.fields())
-        if exp.mask is not None or cmd.mask is not None:
+        self._check(cmd, str(cmd), cmd.slot, exp, cmd.rsp, cmd.mask)
+
+    def _check(self, cmd: FsmCmd, what: str, slot_id: int, exp: Expected, rsp: FsmRsp,
+               mask: list[int] | None) -> None:
+        """Compare one result (and its mask) with the predictor's; coverage and bookkeeping."""
+        ok = self.compare(f"{what} result", exp.rsp.fields(), rsp.fields())
+        if exp.mask is not None or mask is not None:
             self.n_masks += 1
-            ok &= self.compare(f"{cmd} mask (beats, bit i = token m*MaskW+i)",
+            ok &= self.compare(f"{what} mask (beats, bit i = token m*MaskW+i)",
                                [hex(b) for b in exp.mask or []],
-                               [hex(b) for b in cmd.mask or []])
+                               [hex(b) for b in mask or []])
         if not ok:
             self.logger.error("last commands:\n  " + "\n  ".join(self.history))
-            slot = self.pred.bound(cmd.slot)
+            slot = self.pred.bound(slot_id)
             if slot is not None:
                 fsm = self.pred.grammars[slot.grammar]
-                self.logger.error(f"slot {cmd.slot}: {slot}\n{fsm.pretty_print(8)}")
+                self.logger.error(f"slot {slot_id}: {slot}\n{fsm.pretty_print(8)}")
         if exp.rsp.status == ST_OK and cmd.op != OP_LOAD:
             g = exp.rsp.grammar
             self.visited_states.update((g, v) for v in exp.visited)
@@ -53,7 +67,7 @@ class FsmScoreboard(ScoreboardBase):
         if cmd.op == OP_LOAD and exp.rsp.status == ST_OK:
             self.names[cmd.grammar] = getattr(cmd, "grammar_name", f"g{cmd.grammar}")
         key, ns, nc, eos = None, 0, 0, None
-        slot = self.pred.bound(cmd.slot)
+        slot = self.pred.bound(slot_id)
         if slot is not None and slot.grammar in self.pred.grammars:
             t = self.pred.grammars[slot.grammar].tables
             key = self.names.get(slot.grammar, f"g{slot.grammar}")
