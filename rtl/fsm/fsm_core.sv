@@ -1043,8 +1043,10 @@ module fsm_core #(
       // A MASK job is handed over only when the streamer takes it.
       assert (!(s0_take && s0_mask_job) || mask_job_ready)
         else $fatal(1, "fsm_core: MASK job dropped");
-      // Forwarding stays inside one bank (a BIND does not use the state it is given).
-      if (p_v_q[2] && p_kind_q[2] != K_VTOK && p_kind_q[2] != K_BIND && (s2_fwd3 || s2_fwd4)) begin
+      // Forwarding stays inside one bank (for the ops that use the slot's state: not a
+      // BIND, nor an unknown opcode, which carries the slot field but does not act on it).
+      if (p_v_q[2] && p_slotop_q[2] && p_kind_q[2] != K_VTOK && p_kind_q[2] != K_BIND &&
+          (s2_fwd3 || s2_fwd4)) begin
         assert (p_bank_q[2] == (s2_fwd3 ? p_bank_q[3] : p_bank_q[4]))
           else $fatal(1, "fsm_core: S2 forwarded from another bank");
       end
