@@ -410,8 +410,8 @@ TESTS: dict[str, SimTest] = {
             filelists=_FSM,
             parameters=_FSM_PARAMS,
             sims=SIMULATORS,
-            env={"DOC_LEN": "200", "N_DOCS": "12"},
-            ci_env={"DOC_LEN": "120", "N_DOCS": "4"},
+            env={"DOC_LEN": "200", "N_DOCS": "12", "ORACLE_SAMPLE": "256"},
+            ci_env={"DOC_LEN": "120", "N_DOCS": "4", "ORACLE_SAMPLE": "128"},
         ),
         _entry(
             "fsm_jump_forward",

@@ -22,6 +22,8 @@ class FsmBaseTest(BaseTest):
     coverage_prefix = "fsm"
     # Cycles of work per unit of N_OPS, for the timeout; tests with big images add theirs.
     cycles_per_op = 60
+    # The test's grammars come with a pattern: the regex oracle must have checked something.
+    require_oracle = False
 
     def make_env(self) -> FsmEnv:
         env = FsmEnv("env", self)
@@ -48,6 +50,12 @@ class FsmBaseTest(BaseTest):
         await self.scenario()
         await self.drain()
         await self.check_csrs()
+        orc = self.env.scoreboard.oracle
+        self.logger.info(f"regex oracle: {orc.checks} checks (verdicts and mask bits) against "
+                         f"regex.fullmatch, {orc.skipped} skipped (text ending inside a "
+                         "UTF-8 character)")
+        if self.require_oracle:
+            assert orc.checks > 0, "the regex oracle ran no check"
         for line in self.env.scoreboard.cov.report():
             self.logger.info(line)
 

@@ -41,6 +41,7 @@ class FsmCmd(uvm_sequence_item):
         self.tokens = list(tokens or [])
         self.image = image
         self.load_keep_last = load_keep_last
+        self.source: object | None = None   # LOAD: the Grammar whose image this is, if intact
         self.tag = ""                  # free text for logs (which sequence made it)
         self.rsp: FsmRsp | None = None
         self.mask: list[int] | None = None   # mask beats, when the result says OK

@@ -51,6 +51,7 @@ class FsmBaseSeq(uvm_sequence):
         data = image if image is not None else g.image
         cmd = FsmCmd(op=OP_LOAD, grammar=gid, image=data, load_keep_last=keep_last)
         cmd.grammar_name = g.name if g is not None else f"g{gid}"
+        cmd.source = g if g is not None and data == g.image else None
         cmd.tag = cmd.grammar_name
         exp = self.shadow.predict(OP_LOAD, grammar=gid, image=data, keep_last=keep_last)
         await self.start_item(cmd)
