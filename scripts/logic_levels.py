@@ -20,6 +20,15 @@ treats a LUTRAM's write port as combinational. Here the arcs are per port:
   ends paths like a flip-flop. Paths are never hidden behind a DSP: one
   without PREG is walked through, however its input registers are set.
 * Anything else (FD*, RAMB*, URAM288, ...) starts and ends paths.
+
+Carry chains. Yosys (0.70) maps every adder and comparator to CARRY4, 4 bits
+per cell, even for UltraScale+; the target's carry cell covers 8 bits (CARRY8
+on UltraScale+, LOOKAHEAD8 on Versal) and Vivado counts it as one level. By
+default (`carry8=True`) the second CARRY4 of each aligned pair along a chain
+is therefore free when entered through its carry input (CI) from the first:
+the pair is one CARRY8. Entering it through S or DI still costs a level, as
+entering a CARRY8 half-way does. `carry8=False` counts every CARRY4 (the raw
+Yosys netlist); the estimate reports both.
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ class LevelReport:
     end: str = ""                        # net it ends on
     loops: list[str] = field(default_factory=list)  # nets on combinational loops
     end_bit: int | None = None
+    carry8: bool = True                  # CARRY4 pairs counted as one CARRY8
 
 
 def _param(params: dict, name: str) -> int:
@@ -82,8 +92,31 @@ def _arcs(cell_type: str, directions: dict[str, str],
     return []
 
 
-def analyse(netlist: dict, top: str) -> LevelReport:
+def _carry_pairs(cells: dict) -> set[str]:
+    """CARRY4 cells at odd positions of their chain (the upper half of a CARRY8)."""
+    by_co3 = {c["connections"]["CO"][3]: n for n, c in cells.items()
+              if c["type"] == "CARRY4" and len(c["connections"].get("CO", [])) == 4}
+    pos: dict[str, int] = {}
+    for name, cell in cells.items():
+        if cell["type"] != "CARRY4" or name in pos:
+            continue
+        chain = [name]   # walk down to the chain's first cell, then number upwards
+        while True:
+            ci = cell["connections"].get("CI", [None])[0]
+            prev = by_co3.get(ci)
+            if prev is None or prev in pos or prev in chain:
+                break
+            chain.append(prev)
+            cell = cells[prev]
+        base = pos.get(prev, -1) + 1 if prev is not None and prev in pos else 0
+        for i, n in enumerate(reversed(chain)):
+            pos[n] = base + i
+    return {n for n, p in pos.items() if p % 2 == 1}
+
+
+def analyse(netlist: dict, top: str, carry8: bool = True) -> LevelReport:
     module = netlist["modules"][top]
+    upper = _carry_pairs(module.get("cells", {})) if carry8 else set()
     names: dict[int, str] = {}
     for name, net in module.get("netnames", {}).items():
         for i, bit in enumerate(net["bits"]):
@@ -91,11 +124,16 @@ def analyse(netlist: dict, top: str) -> LevelReport:
                 names[bit] = f"{name}[{i}]" if len(net["bits"]) > 1 else name
     # driver[bit] = (cell type, combinational input bits) for bits a comb cell drives
     driver: dict[int, tuple[str, list[int]]] = {}
+    free: set[tuple[int, int]] = set()   # (output bit, input bit) arcs that cost no level
     # Where a path may end, named after what it loads: "FDRE u_core.state_q[3]".
     sink: dict[int, str] = {}
-    for cell in module.get("cells", {}).values():
+    for cname, cell in module.get("cells", {}).items():
         conns, dirs = cell["connections"], cell.get("port_directions", {})
         arcs = _arcs(cell["type"], dirs, cell.get("parameters", {}))
+        if cname in upper:
+            ci = conns["CI"][0]
+            free.update((b, ci) for p in ("O", "CO") for b in conns.get(p, [])
+                        if isinstance(b, int))
         for ins, outs in arcs:
             in_bits = [b for p in ins for b in conns.get(p, []) if isinstance(b, int)]
             for p in outs:
@@ -111,17 +149,19 @@ def analyse(netlist: dict, top: str) -> LevelReport:
                     for b in conns.get(p, []):
                         if isinstance(b, int):
                             sink.setdefault(b, label)
-    report = _longest(driver, names)
+    report = _longest(driver, names, free)
+    report.carry8 = carry8
     if report.end_bit is not None and report.end_bit in sink:
         report.end = f"{report.end} -> {sink[report.end_bit]}"
     return report
 
 
-def analyse_file(path: Path, top: str) -> LevelReport:
-    return analyse(json.loads(path.read_text()), top)
+def analyse_file(path: Path, top: str, carry8: bool = True) -> LevelReport:
+    return analyse(json.loads(path.read_text()), top, carry8)
 
 
-def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str]) -> LevelReport:
+def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str],
+             free: set[tuple[int, int]] = frozenset()) -> LevelReport:
     level: dict[int, int] = {}
     via: dict[int, int | None] = {}      # the input bit the longest path arrives on
     loops: list[str] = []
@@ -150,9 +190,10 @@ def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str]) ->
             on_stack.discard(bit)
             best, best_in = 0, None
             for b in driver[bit][1]:
-                if level.get(b, 0) >= best:
-                    best, best_in = level.get(b, 0), b
-            level[bit], via[bit] = best + 1, best_in
+                cost = level.get(b, 0) + (0 if (bit, b) in free else 1)
+                if cost >= best:
+                    best, best_in = cost, b
+            level[bit], via[bit] = max(best, 1), best_in
     if not level:
         return LevelReport(levels=0, loops=loops)
     end = max(level, key=lambda b: level[b])
@@ -162,7 +203,8 @@ def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str]) ->
     seen: set[int] = set()   # a cut loop can make `via` circular
     while bit is not None and bit in driver and level.get(bit, 0) > 0 and bit not in seen:
         seen.add(bit)
-        path.append(driver[bit][0])
+        if via[bit] is None or (bit, via[bit]) not in free:
+            path.append(driver[bit][0])
         start = via[bit] if via[bit] is not None else bit
         bit = via[bit]
     path.reverse()

@@ -134,7 +134,6 @@ module fsm_core #(
     else                  ram_style = 88'("distributed");
   endfunction
   localparam logic [87:0] TcStyle = ram_style(TcDepth);
-  localparam logic [87:0] BsStyle = ram_style(BsDepth);
   localparam logic [87:0] CbStyle = ram_style(CbDepth);
   localparam logic [87:0] BmStyle = ram_style(BmDepth);
   localparam logic [87:0] MiStyle = ram_style(MiDepth);
@@ -244,7 +243,8 @@ module fsm_core #(
   logic              p_viol_ev_q;
   logic [31:0]       p_vpos_q, p_vtok_q;
   logic [LGL-1:0]    p_acbit_q, p_fvbit_q;
-  logic [LGB-1:0]    p_milane_q, p_ftlane_q, p_bslane_q;
+  logic [LGB-1:0]    p_milane_q, p_ftlane_q;
+  logic [BaseW-1:0]  p_base_q;           // S4: row base of p_nstate_q (read at S3)
   logic [BaseW-1:0]  s4_base;            // S4: row base of the state it reports (p_nstate_q)
 
   // ---------------------------------------------------------------- memories
@@ -274,10 +274,12 @@ module fsm_core #(
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_TC]),
     .waddr_i (TcAW'(wr_addr(spare_q, TcWords, ld_widx[fsm_pkg::SEC_TC]))), .wdata_i (ld_wdata),
     .re_i (tc_re), .raddr_i (tc_raddr), .rdata_o (tc_rdata));
-  common_ram_sdp #(.Width(LoadW), .Depth(BsDepth), .RamStyle(BsStyle)) u_bs (
+  // Row bases are read combinationally at S3 (the state an op moves to), so the
+  // op right behind on the same slot gets its row base forwarded in one cycle.
+  fsm_ram_async #(.Width(LoadW), .Depth(BsDepth)) u_bs (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_BS]),
     .waddr_i (BsAW'(wr_addr(spare_q, BsWords, ld_widx[fsm_pkg::SEC_BS]))), .wdata_i (ld_wdata),
-    .re_i (info_re), .raddr_i (bs_raddr), .rdata_o (bs_rdata));
+    .raddr_i (bs_raddr), .rdata_o (bs_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(CbDepth), .RamStyle(CbStyle)) u_cb (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_CB]),
     .waddr_i (CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]))), .wdata_i (ld_wdata),
@@ -369,6 +371,8 @@ module fsm_core #(
 
   // VALIDATE packet in progress: beats are tokens for v_slot_q.
   logic             v_active_q;
+  // MASK_BATCH packet in progress: every beat names one more slot.
+  logic             b_active_q;
   logic [15:0]      v_slot_q;
   logic [GramW-1:0] v_gram_q;
   logic [BankW-1:0] v_bank_q;
@@ -397,6 +401,11 @@ module fsm_core #(
       s0_op   = fsm_pkg::OP_VALIDATE;
       s0_slot = v_slot_q;
       s0_res  = cmd_tlast_i;
+    end else if (b_active_q) begin
+      // A later beat of a MASK_BATCH packet: one more slot, a MASK of its own.
+      s0_kind = K_MASK;
+      s0_op   = fsm_pkg::OP_MASK_BATCH;
+      s0_slot = c_slot_raw;
     end else begin
       s0_op   = c_op;
       s0_slot = c_slot_raw;
@@ -407,7 +416,7 @@ module fsm_core #(
           s0_kind = K_VHDR;
           s0_res  = cmd_tlast_i;
         end
-        fsm_pkg::OP_MASK:     s0_kind = K_MASK;
+        fsm_pkg::OP_MASK, fsm_pkg::OP_MASK_BATCH: s0_kind = K_MASK;
         fsm_pkg::OP_RESET:    s0_kind = K_RESET;
         fsm_pkg::OP_QUERY:    s0_kind = K_QUERY;
         default: begin
@@ -458,8 +467,8 @@ module fsm_core #(
   logic [TokW-1:0]  s0_b_eos;
   logic [1:0]       s1_ew_tc;
   logic [31:0]      s1_classes;
-  logic [1:0]       s4_ew_mi, s4_ew_ft, s4_ew_bs;
-  logic [31:0]      s4_rows, s4_vocab;
+  logic [1:0]       s4_ew_mi, s4_ew_ft, s3_ew_bs;
+  logic [31:0]      s4_rows, s4_vocab, s4_states;
   always_comb begin
     s0_b_vocab   = bp_vocab_q[s0_bank];
     s0_b_nbeats  = bp_nbeats_q[s0_bank];
@@ -473,20 +482,26 @@ module fsm_core #(
     s1_classes   = 32'(bp_classes_q[p_bank_q[1]]);
     s4_ew_mi     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_MI];
     s4_ew_ft     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_FT];
-    s4_ew_bs     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_BS];
     s4_rows      = 32'(bp_rows_q[p_bank_q[4]]);
+    s4_states    = 32'(bp_states_q[p_bank_q[4]]);
     s4_vocab     = 32'(bp_vocab_q[p_bank_q[4]]);
   end
 
-  // Hazards: see the header. Any stage acting on the same slot.
+  // Hazards: see the header. A BIND in flight on the slot (S0 reads the slot's
+  // grammar), or for a MASK any op in flight that may write the slot (a MASK
+  // reads the slot's mask row at S0). Everything else is forwarded at S2.
+  function automatic logic writes_slot(input logic [2:0] kind);
+    writes_slot = (kind != K_MASK) && (kind != K_QUERY) && (kind != K_MISC);
+  endfunction
+
   logic haz;
   always_comb begin
     haz = 1'b0;
     if (s0_slotop) begin
-      if (p_v_q[1] && p_slotop_q[1] && p_slot_q[1] == s0_slot) haz = 1'b1;
       for (int k = 1; k <= 4; k++) begin
         if (p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
-            (p_kind_q[k] == K_BIND || s0_kind == K_MASK)) haz = 1'b1;
+            (p_kind_q[k] == K_BIND || (s0_kind == K_MASK && writes_slot(p_kind_q[k]))))
+          haz = 1'b1;
       end
     end
   end
@@ -563,9 +578,16 @@ module fsm_core #(
   logic [BaseW-1:0]  s2_base;
   logic              s2_viol;
   logic [31:0]       s2_pos;
-  logic              s2_fwd, s2_vfwd;
+  logic              s2_fwd3, s2_fwd4, s2_vfwd;
   logic [31:0]       s2_cb_idx, s2_cb_byte;
   logic [7:0]        s2_err;
+
+  // S3 outcome, forwarded to S2 (declared here, computed in the S3 section).
+  logic [StateW-1:0] s3_nstate;
+  logic [BaseW-1:0]  s3_base;       // row base of s3_nstate (combinational read)
+  logic              s3_nviol, s3_wb;
+  logic [31:0]       s3_npos;
+  logic [StateW-1:0] vx_state_d;
 
   // VALIDATE context: the packet's working state, updated at S3 in order.
   logic [7:0]        vx_err_q;
@@ -577,15 +599,23 @@ module fsm_core #(
 
   always_comb begin
     s2_si  = SlotW'(p_slot_q[2]);
-    s2_fwd = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[2];
-    // The VALIDATE beat ahead (if still in S4) has just read its state's row base.
-    s2_vfwd = p_v_q[4] && (p_kind_q[4] == K_VHDR || p_kind_q[4] == K_VTOK);
+    // Forwarding: the newest write-back to this slot still in the pipeline wins:
+    // S3 (computed this cycle), then S4 (written into the slot at this edge).
+    s2_fwd3 = p_v_q[3] && s3_wb && p_slotop_q[3] && p_slot_q[3] == p_slot_q[2];
+    s2_fwd4 = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[2];
+    // The VALIDATE beat just ahead (in S3) has the packet's newest working state.
+    s2_vfwd = p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK);
     if (p_kind_q[2] == K_VTOK) begin
-      s2_s    = vx_state_q;
-      s2_base = s2_vfwd ? s4_base : vx_base_q;
+      s2_s    = s2_vfwd ? vx_state_d : vx_state_q;
+      s2_base = s2_vfwd ? s3_base : vx_base_q;
       s2_viol = vx_viol_q;
       s2_pos  = vx_pos_q;
-    end else if (s2_fwd) begin
+    end else if (s2_fwd3) begin
+      s2_s    = s3_nstate;
+      s2_base = s3_base;
+      s2_viol = s3_nviol;
+      s2_pos  = s3_npos;
+    end else if (s2_fwd4) begin
       s2_s    = p_nstate_q;
       s2_base = s4_base;
       s2_viol = p_nviol_q;
@@ -615,13 +645,11 @@ module fsm_core #(
   logic [31:0]       s3_cb, s3_n, s3_chk;
   logic              s3_allowed;
   logic [StateW-1:0] s3_x;          // state whose info the result reports
-  logic [StateW-1:0] s3_nstate;
-  logic              s3_nviol, s3_accepted, s3_wb, s3_viol_ev;
-  logic [31:0]       s3_npos, s3_aux, s3_vpos, s3_vtok;
+  logic              s3_accepted, s3_viol_ev;
+  logic [31:0]       s3_aux, s3_vpos, s3_vtok;
   logic [7:0]        s3_err;
   // VALIDATE context after this beat
   logic [7:0]        vx_err_d;
-  logic [StateW-1:0] vx_state_d;
   logic [31:0]       vx_pos_d, vx_idx_d, vx_vidx_d, vx_vpos_d, vx_vtok_d;
   logic              vx_viol_d;
 
@@ -712,6 +740,7 @@ module fsm_core #(
   always_comb begin
     logic [BankW-1:0] b;
     b = p_bank_q[3];
+    s3_ew_bs   = bp_ew_q[b][fsm_pkg::SEC_BS];
     s3_ac_bit  = 32'(bp_sub_q[b][fsm_pkg::SEC_AC]) * 32'd8 + 32'(s3_x);
     s3_fv_bit  = 32'(bp_sub_q[b][fsm_pkg::SEC_FV]) * 32'd8 + 32'(s3_x);
     s3_mi_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_MI]) +
@@ -727,6 +756,7 @@ module fsm_core #(
   assign mi_raddr = MiAW'(32'(p_bank_q[3]) * 32'(MiWords) + (s3_mi_byte >> LGB));
   assign ft_raddr = FtAW'(32'(p_bank_q[3]) * 32'(FtWords) + (s3_ft_byte >> LGB));
   assign bs_raddr = BsAW'(32'(p_bank_q[3]) * 32'(BsWords) + (s3_bs_byte >> LGB));
+  assign s3_base  = BaseW'(lane(bs_rdata, LGB'(s3_bs_byte), s3_ew_bs));
 
   // ---------------------------------------------------------------- S4: result, write-back
   logic              s4_acc, s4_fv_raw, s4_fvalid, s4_rempty;
@@ -739,7 +769,7 @@ module fsm_core #(
   assign s4_fv_raw = fv_rdata[p_fvbit_q];
   assign s4_row    = lane(mi_rdata, p_milane_q, s4_ew_mi);
   assign s4_ft     = lane(ft_rdata, p_ftlane_q, s4_ew_ft);
-  assign s4_base   = BaseW'(lane(bs_rdata, p_bslane_q, s4_ew_bs));
+  assign s4_base   = p_base_q;
   assign s4_rempty = s4_row >= s4_rows;
   assign s4_fvalid = s4_fv_raw && (s4_ft < s4_vocab);
   assign s4_ok     = (p_err_q[4] == fsm_pkg::ST_OK);
@@ -800,6 +830,7 @@ module fsm_core #(
     if (!rst_ni) begin
       for (int k = 1; k <= 4; k++) p_v_q[k] <= 1'b0;
       v_active_q <= 1'b0;
+      b_active_q <= 1'b0;
       loading_q  <= 1'b0;
       ld_start_q <= 1'b0;
     end else begin
@@ -807,6 +838,7 @@ module fsm_core #(
       p_v_q[1] <= (s0_take && !s0_is_load) || (loading_q && ld_done);
       for (int k = 2; k <= 4; k++) p_v_q[k] <= p_v_q[k-1];
       if (s0_take && (s0_kind == K_VHDR || s0_kind == K_VTOK)) v_active_q <= !cmd_tlast_i;
+      if (s0_take && s0_op == fsm_pkg::OP_MASK_BATCH) b_active_q <= !cmd_tlast_i;
       ld_start_q <= s0_take && s0_is_load;
       if (s0_take && s0_is_load) loading_q <= 1'b1;
       else if (ld_done)          loading_q <= 1'b0;
@@ -878,7 +910,7 @@ module fsm_core #(
     p_fvbit_q    <= LGL'(s3_fv_bit);
     p_milane_q   <= LGB'(s3_mi_byte);
     p_ftlane_q   <= LGB'(s3_ft_byte);
-    p_bslane_q   <= LGB'(s3_bs_byte);
+    p_base_q     <= s3_base;
   end
 
   // VALIDATE packet bookkeeping and context
@@ -888,8 +920,8 @@ module fsm_core #(
       v_gram_q <= s0_gram;
       v_bank_q <= s0_bank;
     end
-    if (p_v_q[4] && (p_kind_q[4] == K_VHDR || p_kind_q[4] == K_VTOK)) vx_base_q <= s4_base;
     if (p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK)) begin
+      vx_base_q  <= s3_base;
       vx_err_q   <= vx_err_d;
       vx_state_q <= vx_state_d;
       vx_pos_q   <= vx_pos_d;
@@ -971,17 +1003,73 @@ module fsm_core #(
 
   logic unused;
   assign unused = ^{ld_busy, ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
-                    s0_mask_base, c_tok_raw[31]};
+                    s0_mask_base, c_tok_raw[31], s4_states};
 
-`ifdef FSM_ASSERT_ON
-  // A bound slot always names a loaded grammar.
-  for (genvar i = 0; i < NSlots; i++) begin : g_sva_slot
-    assert property (@(posedge clk_i) disable iff (!rst_ni)
-                     sl_bound_q[i] |-> loaded_q[sl_gram_q[i]]);
+  // Stream protocol on the input ports (valid held, payload stable while stalled, no X);
+  // fsm_out_fifo checks the result and mask outputs.
+  `COMMON_AXIS_CHECK(u_cmd_chk, fsm_pkg::CMD_W, cmd_tvalid_i, cmd_tready_o, cmd_tdata_i,
+                     cmd_tlast_i)
+  `COMMON_AXIS_CHECK(u_load_chk, LoadW + LoadW / 8, load_tvalid_i, load_tready_o,
+                     {load_tkeep_i, load_tdata_i}, load_tlast_i)
+
+`ifdef COMMON_ASSERT_ON
+  // Pipeline invariants, compiled into every simulation (scripts/sim.py defines
+  // COMMON_ASSERT_ON). Immediate assertions in a clocked process, so Icarus 11
+  // (no concurrent SVA) checks the same things as Verilator.
+  logic [31:0] sva_inflight;
+  always_comb begin
+    sva_inflight = 32'(rsp_level);
+    for (int k = 1; k <= 4; k++) sva_inflight = sva_inflight + 32'(p_v_q[k] && p_res_q[k]);
   end
-  // The result buffer never overflows (credit scheme).
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   p_v_q[4] && p_res_q[4] |-> rsp_level < RspLW'(RspDepth));
+
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // A bound slot always names a loaded grammar.
+      for (int i = 0; i < NSlots; i++) begin
+        assert (!sl_bound_q[i] || loaded_q[sl_gram_q[i]])
+          else $fatal(1, "fsm_core: slot %0d bound to unloaded grammar %0d", i, sl_gram_q[i]);
+      end
+      // Credits: results in flight and buffered never exceed the result buffer.
+      assert (sva_inflight <= 32'(RspDepth))
+        else $fatal(1, "fsm_core: %0d results in flight for %0d entries", sva_inflight, RspDepth);
+      assert (!(p_v_q[4] && p_res_q[4]) || rsp_level < RspLW'(RspDepth))
+        else $fatal(1, "fsm_core: result pushed into a full result buffer");
+      // Nothing enters while an image loads; a LOAD enters only on an empty pipeline.
+      assert (!s0_take || !loading_q) else $fatal(1, "fsm_core: command taken while loading");
+      assert (!(s0_take && s0_is_load) || (pipe_empty && mask_idle))
+        else $fatal(1, "fsm_core: LOAD taken with work in flight");
+      // At most one packet (VALIDATE or MASK_BATCH) is open.
+      assert (!(v_active_q && b_active_q)) else $fatal(1, "fsm_core: two packets open");
+      // A MASK job is handed over only when the streamer takes it.
+      assert (!(s0_take && s0_mask_job) || mask_job_ready)
+        else $fatal(1, "fsm_core: MASK job dropped");
+      // Forwarding stays inside one bank (for the ops that use the slot's state: not a
+      // BIND, nor an unknown opcode, which carries the slot field but does not act on it).
+      if (p_v_q[2] && p_slotop_q[2] && p_kind_q[2] != K_VTOK && p_kind_q[2] != K_BIND &&
+          (s2_fwd3 || s2_fwd4)) begin
+        assert (p_bank_q[2] == (s2_fwd3 ? p_bank_q[3] : p_bank_q[4]))
+          else $fatal(1, "fsm_core: S2 forwarded from another bank");
+      end
+      if (p_v_q[2] && p_kind_q[2] == K_VTOK && s2_vfwd) begin
+        assert (p_bank_q[2] == p_bank_q[3] && p_slot_q[2] == p_slot_q[3])
+          else $fatal(1, "fsm_core: VALIDATE beat forwarded from another packet");
+      end
+      // A slot write-back names a state of its grammar's tables.
+      if (p_v_q[4] && p_wb_q) begin
+        assert (32'(p_nstate_q) < 32'(s4_states))
+          else $fatal(1, "fsm_core: slot %0d written with state %0d >= %0d", p_slot_q[4],
+                      p_nstate_q, s4_states);
+      end
+      // A MASK reads its slot at S0 only with no write to that slot in flight.
+      if (s0_take && s0_kind == K_MASK) begin
+        for (int k = 1; k <= 4; k++) begin
+          assert (!(p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
+                    writes_slot(p_kind_q[k])))
+            else $fatal(1, "fsm_core: MASK on slot %0d read it with a write in S%0d", s0_slot, k);
+        end
+      end
+    end
+  end
 `endif
 
 endmodule

@@ -153,7 +153,8 @@ module fsm_csr #(
             if (res_accepted_i) cnt_acc_q <= cnt_acc_q + 32'd1;
           end
           if (res_op_i == fsm_pkg::OP_VALIDATE) cnt_val_q <= cnt_val_q + 32'd1;
-          if (res_op_i == fsm_pkg::OP_MASK)     cnt_mask_q <= cnt_mask_q + 32'd1;
+          if (res_op_i == fsm_pkg::OP_MASK || res_op_i == fsm_pkg::OP_MASK_BATCH)
+            cnt_mask_q <= cnt_mask_q + 32'd1;
           if (res_op_i == fsm_pkg::OP_LOAD)     cnt_loads_q <= cnt_loads_q + 32'd1;
         end
         if (res_op_i == fsm_pkg::OP_LOAD) last_load_q <= {8'h0, res_status_i};

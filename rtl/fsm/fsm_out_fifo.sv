@@ -67,12 +67,17 @@ module fsm_out_fifo #(
 
   assign level_o = level_q;
 
-`ifdef FSM_ASSERT_ON
+  // The output is a valid/ready source: valid held, data stable while stalled.
+  `COMMON_AXIS_CHECK(u_out_chk, Width, out_valid_o, out_ready_i, out_data_o, 1'b0)
+
+`ifdef COMMON_ASSERT_ON
   // The producer's credit scheme never offers a beat without room.
-  assert property (@(posedge clk_i) disable iff (!rst_ni) in_valid_i |-> level_q < LevelW'(Depth));
-  // A beat offered downstream stays, unchanged, until it is taken.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   out_valid_o && !out_ready_i |=> out_valid_o && $stable(out_data_o));
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!in_valid_i || level_q < LevelW'(Depth))
+        else $fatal(1, "fsm_out_fifo: push into a full buffer");
+    end
+  end
 `endif
 
 endmodule

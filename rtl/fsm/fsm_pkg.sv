@@ -16,6 +16,7 @@ package fsm_pkg;
   localparam logic [7:0] OP_RESET    = 8'h05;   // RESET_SLOT
   localparam logic [7:0] OP_QUERY    = 8'h06;
   localparam logic [7:0] OP_LOAD     = 8'h07;   // one image from the load stream
+  localparam logic [7:0] OP_MASK_BATCH = 8'h08; // a packet: one slot per beat to TLAST
 
   // ---------------------------------------------------------------- result beat
   // [7:0] opcode echo, [15:8] status, [23:16] grammar, [27:24] flags

@@ -1,4 +1,5 @@
 ../common/common_ram_sdp.sv
+../common/common_seg_counter.sv
 ../common/common_skid_buffer.sv
 ../common/common_fifo_sync.sv
 radix_pkg.sv

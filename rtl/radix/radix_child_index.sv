@@ -15,7 +15,9 @@
 // is predicted exactly.
 //
 // One operation at a time: op_valid_i starts it (only while idle_o), done_o
-// pulses when it has finished, RamLat + 3 cycles later.
+// pulses when it has finished, RamLat + 4 cycles later. The key compares are
+// registered before the way select (X_CMP, then X_SEL) to keep the 56-bit
+// compare and the priority select in separate cycles.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -72,7 +74,7 @@ module radix_child_index #(
   localparam int KeyW   = 8 + NodeW + PageBits;
   localparam int RowW   = HashWays * EntryW;
 
-  typedef enum logic [2:0] {X_IDLE, X_INIT, X_READ, X_WAIT, X_CMP, X_WRITE} xstate_e;
+  typedef enum logic [2:0] {X_IDLE, X_INIT, X_READ, X_WAIT, X_CMP, X_SEL, X_WRITE} xstate_e;
   xstate_e state_q;
 
   logic [1:0]            op_q;
@@ -132,8 +134,8 @@ module radix_child_index #(
   );
 
   // ---------------------------------------------------------------- compare (from row_q)
-  logic [HashWays-1:0]   way_hit, way_free;
-  logic [StashDepth-1:0] st_hit;
+  logic [HashWays-1:0]   way_hit, way_free, way_hit_q, way_free_q;
+  logic [StashDepth-1:0] st_hit, st_hit_q;
   always_comb begin
     for (int w = 0; w < HashWays; w++) begin
       way_free[w] = !row_q[w*EntryW + EntryW - 1];
@@ -162,15 +164,15 @@ module radix_child_index #(
   logic [StashW:0]    n_st_free;
   logic [StashDepth-1:0] st_free;
   assign st_free      = ~st_valid_q;
-  assign any_way_hit  = (way_hit != '0);
-  assign any_way_free = (way_free != '0);
-  assign any_st_hit   = (st_hit != '0);
+  assign any_way_hit  = (way_hit_q != '0);
+  assign any_way_free = (way_free_q != '0);
+  assign any_st_hit   = (st_hit_q != '0);
   assign any_st_free  = (st_free != '0);
-  assign hit_way      = WayW'(lowest(16'(way_hit)));
-  assign free_way     = WayW'(lowest(16'(way_free)));
-  assign hit_st       = StashW'(lowest(16'(st_hit)));
+  assign hit_way      = WayW'(lowest(16'(way_hit_q)));
+  assign free_way     = WayW'(lowest(16'(way_free_q)));
+  assign hit_st       = StashW'(lowest(16'(st_hit_q)));
   assign free_st      = StashW'(lowest(16'(st_free)));
-  assign n_free_ways  = (WayW + 1)'(count(16'(way_free)));
+  assign n_free_ways  = (WayW + 1)'(count(16'(way_free_q)));
   assign n_st_free    = (StashW + 1)'(count(16'(st_free)));
 
   // The child field of one way, selected without a multiply.
@@ -275,7 +277,13 @@ module radix_child_index #(
           end
         end
         X_CMP: begin
-          // Results of a LOOKUP; the compare vectors settle from row_q this cycle.
+          way_hit_q  <= way_hit;
+          way_free_q <= way_free;
+          st_hit_q   <= st_hit;
+          state_q    <= X_SEL;
+        end
+        X_SEL: begin
+          // Results of a LOOKUP, from the registered compare vectors.
           hit_o        <= any_way_hit || any_st_hit;
           child_o      <= any_way_hit ? way_child(row_q, hit_way) : st_child_q[hit_st];
           loc_o        <= any_way_hit ? loc_bucket(bucket_q, hit_way) : loc_stash(hit_st);

@@ -64,6 +64,7 @@ module radix_core #(
   output logic           [7:0]  last_error_o,
   output logic          [31:0] evictable_o,
   output logic          [31:0] protected_o,
+  output logic          [31:0] total_o,        // evictable + protected, a cycle late
   output logic          [31:0] free_nodes_o,
   output logic          [31:0] free_slots_o,
   output logic          [31:0] lookups_o,
@@ -156,13 +157,17 @@ module radix_core #(
     lowest16 = '0;
     for (int i = 15; i >= 0; i--) if (v[i]) lowest16 = 4'(i);
   endfunction
+  // Lanes below n in a row: the lanes a partial last row keeps.
+  function automatic logic [15:0] tail_lanes(input logic [3:0] n);
+    for (int t = 0; t < 16; t++) tail_lanes[t] = (4'(t) < n);
+  endfunction
   function automatic logic [511:0] lanes_to_bits(input logic [15:0] m);
     for (int i = 0; i < 16; i++) lanes_to_bits[32*i +: 32] = {32{m[i]}};
   endfunction
 
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
-    S_INIT, S_INIT_WAIT, S_HDR, S_LOAD, S_DRAIN,
+    S_INIT, S_INIT_WAIT, S_HDR, S_HDR_CHECK, S_LOAD, S_DRAIN,
     S_W_START, S_W_WAITPF, S_W_NODE, S_W_CMP, S_W_DRAIN,
     S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
@@ -182,12 +187,11 @@ module radix_core #(
   logic             st_start, lw_start;
   logic [31:0]      arg_q;
   logic [LenW-1:0]  len_q, n_q;
-  logic [LenW:0]    beat_q, beats_q, tbeats_q;
   logic [31:0]      trail_a_q, trail_b_q, trail_c_q;
 
   // Walk
   logic [NodeW-1:0] node_q, cand_q, result_q;
-  logic [LenW-1:0]  pos_q, split_q;
+  logic [LenW-1:0]  pos_q, split_q, rem_q;   // rem_q = n_q - pos_q, set per edge
   logic [PathW-1:0] depth_q, d_q;
   logic [PageBits-1:0] page_q, tail_page_q;
   logic [LineW-1:0] split_line_q;
@@ -218,18 +222,38 @@ module radix_core #(
   logic             early_q;        // this MATCH streams its KV indices while it walks
   logic [StampW-1:0] ref_stamp_q;
   logic [31:0]      delta_q;
+  // EVICT: got_q after this victim, and compares made while the lines stream
+  logic [31:0]      got_nx_q;
+  logic             got_ge_q, got_nx_lt_q, p_leaf_q, p_hi_lt_q, p_hi_eq_q, p_lo_le_q;
+  // evictable / protected sizes change one cycle after a state asks for it
+  // (two stages: the signed operands are formed, then added; a LOCK reads
+  // delta_q RamLat + 1 >= 3 cycles after its last change)
+  logic             sz_v_q, sz_ev_sub_q, sz_prot_add_q, sz_prot_sub_q, sz_v2_q;
+  logic [LenW-1:0]  sz_len_q;
+  logic [31:0]      sz_ev_op_q, sz_prot_op_q;
+  logic             out_settle_q;
   logic             lock_pass2_q;
 
   // Global
-  logic [StampW-1:0] clock_q, op_stamp_q;   // op_stamp_q: the current command's stamp
+  // clock_q: the stamp clock; clock_nx = clock_q + 1, a second counter so no
+  // stamp write waits on a 64-bit add. Both step one cycle after clk_inc_q is
+  // set; no state reads them in that cycle (the next reader is >= 2 cycles on).
+  logic [StampW-1:0] clock_q, clock_nx, op_stamp_q;   // op_stamp_q: this command's stamp
+  logic              clk_inc_q, clk_clr_q;
   logic [NodeW-1:0] lru_head_q, lru_tail_q;
-  logic [31:0]      evictable_q, protected_q;
+  logic [31:0]      evictable_q, protected_q, total_q;
   logic [31:0]      lookups_q, queried_q, hit_q, inserts_q, inserted_q, splits_q;
   logic [31:0]      evicted_nodes_q, evicted_tokens_q, errors_q, busy_cycles_q;
   logic [31:0]      walk_cycles_q, walk_nodes_q;
   logic [7:0]       last_error_q;
   logic             por_q;
   logic [NodeW:0]   init_q;
+
+  common_seg_counter #(.Width(StampW), .SegW(16), .Init(StampW'(0))) u_clock (
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q), .inc_i (clk_inc_q), .value_o (clock_q));
+  common_seg_counter #(.Width(StampW), .SegW(16), .Init(StampW'(1))) u_clock_nx (
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q), .inc_i (clk_inc_q),
+    .value_o (clock_nx));
 
   // ---------------------------------------------------------------- child prefetcher
   // Reads the query page at pf_pos_q, looks up (ns, pf_par_q, page) in the
@@ -408,103 +432,122 @@ module radix_core #(
   // mode EVICT copies every KV index to the output buffer at output position
   // base and frees the lines (not the first one when the edge starts mid-line:
   // that line still holds the parent's tail).
+  //
+  // Cycles: start (st_start seen: edge fields latched), pre (first query row
+  // read; the per-edge constants below are derived), then one issue per cycle.
+  // A line goes issue -> RAM (RamLat) -> stage A (link bypass, query window
+  // registered) -> stage A2 (16 lane compares registered) -> stage B (outcome,
+  // output-buffer writes) -> stage W (output position). Positions advance in
+  // running registers, so no stage adds a line number to a base.
   logic             st_evict_q, st_active_q, st_done_q, st_copy_q, st_pre_q, st_stop_q;
   logic [3:0]       st_off_q, st_d_q;
   logic [LenW-1:0]  st_m_q;
-  logic [31:0]      st_base_q, st_a_q, st_wpos_q;
-  logic [LenW:0]    st_nlines_q, st_issue_q, st_mis_q;
+  logic [31:0]      st_base_q, st_a_q, st_wpos_q, st_wend_q;
+  logic [LenW:0]    st_issue_q, st_mis_q, st_left_q;
+  logic [LenW-4:0]  st_bk_q, st_bkm1_q;        // k, and k - 1, of the line at stage B
+  logic [2:0]       st_fly_q;                  // lines issued, not yet at stage A
+  logic             st_more_q;                 // st_left_q != 0
+  logic [31:0]      st_babs_q, st_babs16_q;    // base + 16 k - off, and + 16
+  logic [31:0]      st_qrow_q;                 // query row that goes with the next issue
+  logic [31:0]      st_obrow_q, st_obrow1_q;   // output row of the line at B, and + 1
+  logic [L-1:0]     st_fmask_q, st_lmask_q;    // lanes of the first / last line in the edge
+  logic             st_end_al_q;               // the edge ends on a line boundary
+  logic             st_flow_ok_q;
   logic [4*LineW-1:0] st_known_q;   // line k's address at slot k mod 4
   logic [3:0]       st_known_v_q;
   logic [LineW-1:0] st_split_line_q;
-  logic [RamLat-1:0] sp_v_q, qp_v_q;
-  logic [RamLat*(LenW+1)-1:0] sp_k_q;      // stage i at [i*(LenW+1) +: LenW+1]
+  logic [RamLat-1:0] sp_v_q, qp_v_q, sp_first_q, sp_last_q;
+  logic [RamLat*2-1:0]        sp_k_q;      // stage i's k mod 4 at [i*2 +: 2]
   logic [RamLat*LineW-1:0]    sp_addr_q;
   logic [511:0]     qprev_q;
-  logic             st_issue, st_flow_ok;
+  logic             st_issue;
   logic [LineW-1:0] issue_addr;
-  logic [31:0]      ob_rd_q, ob_rows_q, ob_total_q, ob_rows;
+  logic [31:0]      ob_rd_q, ob_rows_q;
   logic             ob_final_q, ob_issue;
   logic [OutRowW:0] ob_inflight_q;
+
+  // Stage A: a line (and, for CMP, its query rows) arrives.
+  logic             a_v, a_first, a_last;
+  logic [1:0]       a_k;
+  logic [LineW-1:0] a_addr;
+  assign a_v     = sp_v_q[RamLat-1];
+  assign a_first = sp_first_q[RamLat-1];
+  assign a_last  = sp_last_q[RamLat-1];
+  assign a_k     = sp_k_q[(RamLat-1)*2 +: 2];
+  assign a_addr  = sp_addr_q[(RamLat-1)*LineW +: LineW];
 
   // A link that arrives this cycle is used at once (it left the RAM through the
   // output register), so lines issue back to back: line k brings line k+2.
   logic byp1, byp2, issue_known;
-  assign byp1 = a_v && st_active_q && (a_k == '0) && (st_issue_q == (LenW + 1)'(1));
-  assign byp2 = a_v && st_active_q && (st_issue_q == a_k + (LenW + 1)'(2));
+  // In flight (line k included) = issued - k: so issue == k + 2 is two in
+  // flight, and for k = 0, issue == 1 is one.
+  assign byp1 = a_v && st_active_q && a_first && (st_fly_q == 3'd1);
+  assign byp2 = a_v && st_active_q && (st_fly_q == 3'd2);
   assign issue_addr  = byp2 ? li_rlink[2*LineW-1:LineW] :
                        (byp1 ? li_rlink[LineW-1:0] : st_known_q[LineW*st_issue_q[1:0] +: LineW]);
   assign issue_known = byp1 || byp2 || st_known_v_q[st_issue_q[1:0]];
-  // EVICT: the writer stays less than the output buffer ahead of the reader.
-  assign st_flow_ok = !st_evict_q ||
-      ((st_a_q + 32'(st_issue_q) + 32'd1 - ob_rd_q) < 32'(OutRows - 2));
-  assign st_issue   = st_active_q && !st_pre_q && !st_stop_q && (st_issue_q < st_nlines_q) &&
-                      issue_known && st_flow_ok;
+  assign st_issue    = st_active_q && !st_pre_q && !st_stop_q && st_more_q &&
+                       issue_known && st_flow_ok_q;
   // CMP: the query row after the line's first query row goes with each line;
-  // the first row itself is read in the cycle after the start (st_pre_q).
+  // the first row itself is read in the pre cycle.
   assign st_q_re    = st_active_q && !st_evict_q && (st_pre_q || st_issue);
-  assign st_q_raddr = QRowW'(st_pre_q ? st_a_q : st_a_q + 32'(st_issue_q) + 32'd1);
+  assign st_q_raddr = QRowW'(st_pre_q ? st_a_q : st_qrow_q);
 
-  // Stage A: a line (and, for CMP, its query rows) arrives.
-  logic             a_v;
-  logic [LenW:0]    a_k;
-  logic [LineW-1:0] a_addr;
-  assign a_v    = sp_v_q[RamLat-1];
-  assign a_k    = sp_k_q[(RamLat-1)*(LenW+1) +: LenW+1];
-  assign a_addr = sp_addr_q[(RamLat-1)*LineW +: LineW];
-
-  logic [511:0] a_qwin;
-  logic [L-1:0] a_eq, a_vm;
+  // Stage A -> A2: the query window under the line, and the lanes of the edge.
+  logic             a2_v_q, a2_first_q, a2_last_q;
+  logic [LineW-1:0] a2_addr_q, a2_next1_q;
+  logic [511:0]     a2_tok_q, a2_qwin_q, a2_kv_q;
+  logic [L-1:0]     a2_vm_q, a2_eq;
   always_comb begin
-    logic [LenW+4:0] first, last;   // lanes of line a_k that hold the edge
-    a_qwin = window(qprev_q, qtok_rdata, st_d_q);
-    first  = (a_k == '0) ? (LenW + 5)'(st_off_q) : '0;
-    last   = (LenW + 5)'(st_off_q) + (LenW + 5)'(st_m_q) - ((LenW + 5)'(a_k) << 4);
-    for (int s = 0; s < L; s++) begin
-      a_eq[s] = (li_rtok[32*s +: 32] == a_qwin[32*s +: 32]);
-      a_vm[s] = ((LenW + 5)'(s) >= first) && ((LenW + 5)'(s) < last);
-    end
+    for (int s = 0; s < L; s++) a2_eq[s] = (a2_tok_q[32*s +: 32] == a2_qwin_q[32*s +: 32]);
   end
 
   // Stage B (registered): first mismatch, lanes to copy.
-  logic             b_v_q;
-  logic [LenW:0]    b_k_q;
+  logic             b_v_q, b_first_q, b_last_q;
   logic [LineW-1:0] b_addr_q, b_next1_q;
   logic [L-1:0]     b_eq_q, b_vm_q;
   logic [511:0]     b_kv_q;
 
+  // Lanes up to and including lane t's page hold no mismatch: a prefix OR, so
+  // the copy mask needs no priority encoder and no shift.
+  function automatic logic [L-1:0] clean_pages(input logic [L-1:0] mis);
+    logic [L-1:0] seen;
+    seen = '0;
+    for (int t = 0; t < L; t++) seen[t] = |(mis & ((L'(2) << (t | (PageSize - 1))) - L'(1)));
+    clean_pages = ~seen;
+  endfunction
+
   logic [L-1:0]  b_mis, b_copy;
-  logic          b_any_mis, b_last;
+  logic          b_any_mis;
   logic [3:0]    b_first;
-  logic [LenW:0] b_i, b_i_page;
-  // After a mismatch only the lanes before the mismatch's page are copied:
-  // offsets are page multiples, so page edges fall on lane multiples of PageSize.
   assign b_mis     = b_vm_q & ~b_eq_q;
   assign b_any_mis = !st_evict_q && (b_mis != '0);
   assign b_first   = lowest16(b_mis);
-  assign b_i       = ((b_k_q << 4) + (LenW + 1)'(b_first)) - (LenW + 1)'(st_off_q);
-  assign b_i_page  = b_i & ~((LenW + 1)'(PageSize - 1));
-  assign b_last    = (b_k_q + 1'b1 == st_nlines_q);
-  assign b_copy    = b_any_mis ? (b_vm_q & ((16'd1 << (b_first & ~4'(PageSize - 1))) - 16'd1))
-                               : b_vm_q;
+  assign b_copy    = st_evict_q ? b_vm_q : (b_vm_q & clean_pages(b_mis));
 
   // Output-buffer writes from stage B: lane t takes source lane (t - d) mod 16,
-  // at row a+k, or a+k+1 for the lanes that wrapped.
+  // at the line's output row, or the next one for the lanes that wrapped.
   logic          b_fire;
-  logic [511:0]  b_kv_rot;
   assign b_fire   = b_v_q && st_active_q && !st_stop_q;
-  assign b_kv_rot = rot_up(b_kv_q, st_d_q);
+  // The writes themselves happen a cycle later, at stage W, from registers.
+  logic             wp_v_q, wp_mis_q;
+  logic [3:0]       wp_first_q;
+  logic [31:0]      wp_babs_q, wp_babs16_q;
+  logic [L-1:0]  wp_copy_q;
+  logic [511:0]  wp_kv_q;
+  logic [31:0]   wp_row_q, wp_row1_q;
   always_comb begin
-    logic [31:0] row;
-    row      = st_a_q + 32'(b_k_q);
-    ob_wdata = b_kv_rot;
+    ob_wdata = rot_up(wp_kv_q, st_d_q);
     for (int t = 0; t < L; t++) begin
-      ob_waddr[t*OutRowW +: OutRowW] = OutRowW'(row + ((4'(t) < st_d_q) ? 32'd1 : 32'd0));
-      ob_we[t]    = b_fire && st_copy_q && b_copy[4'(t) - st_d_q];
+      ob_waddr[t*OutRowW +: OutRowW] = OutRowW'((4'(t) < st_d_q) ? wp_row1_q : wp_row_q);
+      ob_we[t] = wp_v_q && st_copy_q && wp_copy_q[4'(t) - st_d_q];
     end
   end
   // EVICT frees each line as it passes stage B.
-  assign fl_push      = b_fire && st_evict_q && !(b_k_q == '0 && st_off_q != 4'd0);
+  assign fl_push      = b_fire && st_evict_q && !(b_first_q && st_off_q != 4'd0);
   assign fl_push_data = b_addr_q;
+
+  // Stage W: output position reached (rows below wpos/16 are complete).
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -514,35 +557,68 @@ module radix_core #(
       st_stop_q   <= 1'b0;
       sp_v_q      <= '0;
       qp_v_q      <= '0;
+      a2_v_q      <= 1'b0;
       b_v_q       <= 1'b0;
+      wp_v_q      <= 1'b0;
       st_wpos_q   <= '0;
       st_evict_q  <= 1'b0;
+      st_flow_ok_q <= 1'b0;
     end else begin
       if (state_q == S_HDR) st_wpos_q <= '0;
       // issue pipeline
-      sp_v_q    <= RamLat'({sp_v_q, st_issue});
-      sp_k_q    <= (RamLat*(LenW+1))'({sp_k_q, st_issue_q});
-      sp_addr_q <= (RamLat*LineW)'({sp_addr_q, issue_addr});
-      qp_v_q    <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
+      sp_v_q     <= RamLat'({sp_v_q, st_issue});
+      sp_first_q <= RamLat'({sp_first_q, st_issue_q == '0});
+      sp_last_q  <= RamLat'({sp_last_q, st_left_q == (LenW + 1)'(1)});
+      sp_k_q     <= (RamLat*2)'({sp_k_q, st_issue_q[1:0]});
+      st_fly_q   <= st_fly_q + 3'(st_issue) - 3'(a_v);
+      sp_addr_q  <= (RamLat*LineW)'({sp_addr_q, issue_addr});
+      qp_v_q     <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
       if (st_issue) begin
         st_issue_q <= st_issue_q + 1'b1;
+        st_left_q  <= st_left_q - 1'b1;
+        st_more_q  <= (st_left_q != (LenW + 1)'(1));
+        st_qrow_q  <= st_qrow_q + 32'd1;
         st_known_v_q[st_issue_q[1:0]] <= 1'b0;
       end
-      if (st_active_q) st_pre_q <= 1'b0;
-      // stage A -> B
+      // EVICT: the writer stays less than the output buffer ahead of the reader
+      // (one row of slack for the issue this flag is a cycle late for).
+      // Rows ahead, modulo 4 * OutRows: exact, as it never exceeds OutRows.
+      // In the pre cycle st_qrow_q is not set yet: st_a_q + 1 is what it will be.
+      st_flow_ok_q <= !st_evict_q ||
+                      (st_pre_q ? ((OutRowW + 2)'(st_a_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 4))
+                                : ((OutRowW + 2)'(st_qrow_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 3)));
+      // pre cycle: per-edge constants
+      if (st_active_q && st_pre_q) begin
+        st_pre_q    <= 1'b0;
+        st_left_q   <= lines_of(st_off_q, st_m_q);
+        st_more_q   <= 1'b1;   // m >= 1: at least one line
+        st_qrow_q   <= st_a_q + 32'd1;
+        st_obrow_q  <= st_a_q;
+        st_obrow1_q <= st_a_q + 32'd1;
+        st_babs16_q <= st_babs_q + 32'd16;
+        st_wend_q   <= st_base_q + 32'(st_m_q);
+        for (int s = 0; s < L; s++) begin
+          st_fmask_q[s] <= (4'(s) >= st_off_q);
+          st_lmask_q[s] <= (4'(s) <= 4'(st_off_q + 4'(st_m_q) - 4'd1));
+        end
+        st_end_al_q <= (4'(st_off_q + 4'(st_m_q)) == 4'd0);
+      end
+      // stage A -> A2
       if (qp_v_q[RamLat-1]) qprev_q <= qtok_rdata;
-      b_v_q <= a_v && st_active_q && !st_stop_q;
+      a2_v_q <= a_v && st_active_q && !st_stop_q;
       if (a_v) begin
-        qprev_q   <= qtok_rdata;
-        b_k_q     <= a_k;
-        b_addr_q  <= a_addr;
-        b_next1_q <= li_rlink[LineW-1:0];
-        b_eq_q    <= a_eq;
-        b_vm_q    <= a_vm;
-        b_kv_q    <= li_rkv;
+        qprev_q    <= qtok_rdata;
+        a2_first_q <= a_first;
+        a2_last_q  <= a_last;
+        a2_addr_q  <= a_addr;
+        a2_next1_q <= li_rlink[LineW-1:0];
+        a2_tok_q   <= li_rtok;
+        a2_qwin_q  <= window(qprev_q, qtok_rdata, st_d_q);
+        a2_kv_q    <= li_rkv;
+        a2_vm_q    <= (a_first ? st_fmask_q : '1) & (a_last ? st_lmask_q : '1);
         // forward links: line k gives k+1 (only needed for k = 0) and k+2,
         // kept unless the issue logic takes them straight away
-        if (a_k == '0 && !byp1) begin
+        if (a_first && !byp1) begin
           st_known_q[LineW +: LineW] <= li_rlink[LineW-1:0];
           st_known_v_q[1] <= 1'b1;
         end
@@ -551,27 +627,54 @@ module radix_core #(
           st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
         end
       end
+      // stage A2 -> B
+      b_v_q <= a2_v_q && st_active_q && !st_stop_q;
+      if (a2_v_q) begin
+        b_first_q <= a2_first_q;
+        b_last_q  <= a2_last_q;
+        b_addr_q  <= a2_addr_q;
+        b_next1_q <= a2_next1_q;
+        b_eq_q    <= a2_eq;
+        b_vm_q    <= a2_vm_q;
+        b_kv_q    <= a2_kv_q;
+      end
       // stage B: outcome
+      wp_v_q <= b_fire;
       if (b_fire) begin
-        // output positions written so far (rows below wpos/16 are complete)
-        if (b_any_mis) begin
-          st_wpos_q <= st_base_q + 32'(b_i_page);
-        end else begin
-          st_wpos_q <= st_base_q + (((32'(b_k_q) << 4) + 32'd16 - 32'(st_off_q) < 32'(st_m_q))
-                       ? (32'(b_k_q) << 4) + 32'd16 - 32'(st_off_q) : 32'(st_m_q));
-        end
+        wp_mis_q    <= b_any_mis;
+        wp_copy_q   <= b_copy;
+        wp_kv_q     <= b_kv_q;
+        wp_row_q    <= st_obrow_q;
+        wp_row1_q   <= st_obrow1_q;
+        wp_first_q  <= b_first & ~4'(PageSize - 1);
+        wp_babs_q   <= st_babs_q;
+        wp_babs16_q <= st_babs16_q;
+        st_bk_q     <= st_bk_q + 1'b1;
+        st_bkm1_q   <= st_bkm1_q + 1'b1;
+        st_babs_q   <= st_babs_q + 32'd16;
+        st_babs16_q <= st_babs16_q + 32'd16;
+        st_obrow_q  <= st_obrow_q + 32'd1;
+        st_obrow1_q <= st_obrow1_q + 32'd1;
         if (b_any_mis) begin
           st_stop_q       <= 1'b1;
           st_done_q       <= 1'b1;
           st_active_q     <= 1'b0;
-          st_mis_q        <= b_i;
+          // 16 k + first - off, without an adder: lane first is on line k's
+          // side of the edge's start when first >= off, else it borrows.
+          st_mis_q        <= (b_first >= st_off_q) ? {st_bk_q, 4'(b_first - st_off_q)}
+                                                   : {st_bkm1_q, 4'(b_first - st_off_q)};
           st_split_line_q <= b_addr_q;
-        end else if (b_last) begin
+        end else if (b_last_q) begin
           st_done_q       <= 1'b1;
           st_active_q     <= 1'b0;
           st_mis_q        <= (LenW + 1)'(st_m_q);
-          st_split_line_q <= (((st_off_q + 4'(st_m_q)) & 4'hF) == 4'd0) ? b_next1_q : b_addr_q;
+          st_split_line_q <= st_end_al_q ? b_next1_q : b_addr_q;
         end
+      end
+      // stage W
+      if (wp_v_q) begin
+        st_wpos_q <= wp_mis_q ? wp_babs_q + 32'(wp_first_q)
+                   : ((wp_babs16_q < st_wend_q) ? wp_babs16_q : st_wend_q);
       end
       if (st_start) begin
         st_active_q  <= 1'b1;
@@ -579,9 +682,16 @@ module radix_core #(
         st_stop_q    <= 1'b0;
         st_pre_q     <= 1'b1;
         st_issue_q   <= '0;
+        st_left_q    <= '0;
+        st_more_q    <= 1'b0;
+        st_fly_q     <= '0;
+        st_bk_q      <= '0;
+        st_bkm1_q    <= '1;
         sp_v_q       <= '0;
         qp_v_q       <= '0;
+        a2_v_q       <= 1'b0;
         b_v_q        <= 1'b0;
+        wp_v_q       <= 1'b0;
         st_known_q[LineW-1:0] <= c_head_q;
         st_known_v_q <= 4'b0001;
         st_off_q     <= c_off_q;
@@ -591,14 +701,14 @@ module radix_core #(
           st_m_q      <= c_len_q;
           st_base_q   <= got_q;
           st_wpos_q   <= got_q;
-          st_nlines_q <= lines_of(c_off_q, c_len_q);
+          st_babs_q   <= got_q - 32'(c_off_q);
           st_d_q      <= got_q[3:0] - c_off_q;
           st_a_q      <= 32'($signed(got_q - 32'(c_off_q)) >>> 4);
         end else begin
-          st_m_q      <= (c_len_q < n_q - pos_q) ? c_len_q : n_q - pos_q;
+          st_m_q      <= (c_len_q < rem_q) ? c_len_q : rem_q;
           st_base_q   <= 32'(pos_q);
           st_wpos_q   <= 32'(pos_q);
-          st_nlines_q <= lines_of(c_off_q, (c_len_q < n_q - pos_q) ? c_len_q : n_q - pos_q);
+          st_babs_q   <= 32'(pos_q) - 32'(c_off_q);
           st_d_q      <= pos_q[3:0] - c_off_q;
           st_a_q      <= 32'($signed(32'(pos_q) - 32'(c_off_q)) >>> 4);
         end
@@ -610,8 +720,11 @@ module radix_core #(
   // Writes the new leaf's lines from the query buffer. Step c reads query rows
   // a+c and pops free line c; line c-2 is written when step c's data arrives,
   // since its two forward links (lines c-1 and c) are known by then.
+  // Down-counters (issues left, pops left, arrivals left) and a saturating
+  // arrival count, so no step is compared with lw_nl_q + 1.
   logic             lw_active_q;
-  logic [LenW:0]    lw_step_q, lw_nl_q, lw_arr_q;
+  logic [LenW:0]    lw_iss_left_q, lw_pop_left_q, lw_arr_left_q;
+  logic [1:0]       lw_arr_q;
   logic [3:0]       lw_d_q;
   logic [QRowW-1:0] lw_row_q;
   logic [RamLat-1:0] lw_v_q;
@@ -619,12 +732,12 @@ module radix_core #(
   logic [LineW-1:0] lw_a1_q, lw_a2_q, lw_head_q;
   logic             lw_issue, lw_v;
 
-  assign lw_issue   = lw_active_q && (lw_step_q <= lw_nl_q + 1'b1);
+  assign lw_issue   = lw_active_q && (lw_iss_left_q != '0);
   assign lw_q_re    = lw_issue;
-  assign lw_q_raddr = lw_row_q + QRowW'(lw_step_q);
-  assign fl_pop     = lw_issue && (lw_step_q < lw_nl_q);
+  assign lw_q_raddr = lw_row_q;
+  assign fl_pop     = lw_issue && (lw_pop_left_q != '0);
   assign lw_v       = lw_v_q[RamLat-1];
-  assign li_we      = lw_v && (lw_arr_q >= (LenW + 1)'(2));
+  assign li_we      = lw_v && (lw_arr_q == 2'd2);
   assign li_waddr   = lw_a2_q;
   assign li_wtok    = window(lw_tok2_q, lw_tok1_q, lw_d_q);
   assign li_wkv     = window(lw_kv2_q, lw_kv1_q, lw_d_q);
@@ -636,22 +749,28 @@ module radix_core #(
       lw_v_q      <= '0;
     end else begin
       lw_v_q <= RamLat'({lw_v_q, lw_issue});
-      if (lw_issue) lw_step_q <= lw_step_q + 1'b1;
+      if (lw_issue) begin
+        lw_row_q      <= lw_row_q + 1'b1;
+        lw_iss_left_q <= lw_iss_left_q - 1'b1;
+        if (lw_pop_left_q != '0) lw_pop_left_q <= lw_pop_left_q - 1'b1;
+      end
       if (lw_v) begin
         lw_tok2_q <= lw_tok1_q;  lw_tok1_q <= qtok_rdata;
         lw_kv2_q  <= lw_kv1_q;   lw_kv1_q  <= qkv_rdata;
         lw_a2_q   <= lw_a1_q;    lw_a1_q   <= fl_data;
-        if (lw_arr_q == '0) lw_head_q <= fl_data;
-        lw_arr_q <= lw_arr_q + 1'b1;
-        if (lw_arr_q == lw_nl_q + 1'b1) lw_active_q <= 1'b0;
+        if (lw_arr_q == 2'd0) lw_head_q <= fl_data;
+        if (lw_arr_q != 2'd2) lw_arr_q <= lw_arr_q + 1'b1;
+        lw_arr_left_q <= lw_arr_left_q - 1'b1;
+        if (lw_arr_left_q == '0) lw_active_q <= 1'b0;
       end
       if (lw_start) begin
-        lw_active_q <= 1'b1;
-        lw_step_q   <= '0;
-        lw_arr_q    <= '0;
-        lw_nl_q     <= lines_of(4'd0, leaf_len);
-        lw_d_q      <= pos_q[3:0];
-        lw_row_q    <= QRowW'(pos_q >> 4);
+        lw_active_q   <= 1'b1;
+        lw_arr_q      <= '0;
+        lw_iss_left_q <= leaf_lines_q + (LenW + 1)'(2);
+        lw_pop_left_q <= leaf_lines_q;
+        lw_arr_left_q <= leaf_lines_q + (LenW + 1)'(1);
+        lw_d_q        <= pos_q[3:0];
+        lw_row_q      <= QRowW'(pos_q >> 4);
       end
     end
   end
@@ -665,13 +784,18 @@ module radix_core #(
   // ---------------------------------------------------------------- helpers
   logic cmd_fire;
   assign cmd_fire = cmd_tvalid_i && cmd_tready_o;
+  // The header beat is registered (S_HDR) and checked in the next cycle
+  // (S_HDR_CHECK), so no check runs straight off the input port.
   logic [7:0]  h_op, h_ns;
-  logic [15:0] h_kvcnt;
   logic [31:0] h_arg;
-  assign h_op    = cmd_tdata_i[7:0];
-  assign h_ns    = cmd_tdata_i[15:8];
-  assign h_kvcnt = cmd_tdata_i[31:16];
-  assign h_arg   = cmd_tdata_i[63:32];
+  logic        h_last;
+  logic        h_len_bad, h_ns_bad, h_kv_bad;   // checks on the header, made at intake
+  // Query-buffer write position: row within the tokens or the KV indices, and
+  // the beats left before the KV half and before the end (down-counters, so
+  // the intake compares with zero instead of adding and comparing).
+  logic [QRowW-1:0] ld_row_q;
+  logic [LenW:0]    ld_tok_left_q, ld_left_q;
+  logic             ld_kv_q, ld_last_q, ld_tok_last_q;   // the counters are at zero
 
   logic [NodeW-1:0] h_slot;
   logic [GenW-1:0]  h_gen;
@@ -689,8 +813,17 @@ module radix_core #(
     lines_of = ((LenW + 1)'(o) + (LenW + 1)'(len) + (LenW + 1)'(L - 1)) >> 4;
   endfunction
 
+  // The new leaf's length and lines, registered once the walk is over (S_DECIDE
+  // and S_D_PROBE2), long before S_D_CHECK and the leaf writer read them.
   logic [LenW-1:0] leaf_len;
-  assign leaf_len = n_q - pos_q;
+  logic [LenW:0]   leaf_lines_q;
+  // Free-list levels as registered flags (the lists do not change during a walk).
+  logic            fn_any_q, fn_ge2_q, fl_ok_q;
+  always_ff @(posedge clk_i) begin
+    fn_any_q <= (fn_count != '0);
+    fn_ge2_q <= (fn_count >= (NodeW + 1)'(2));
+    fl_ok_q  <= (32'(leaf_lines_q) <= 32'(fl_count));
+  end
 
   // ---------------------------------------------------------------- sequencer
   logic walking, ix_ready, trail_push;
@@ -712,15 +845,16 @@ module radix_core #(
                 (StashW + 2)'(need_leaf_q && ix_free_ways == '0);
     end
     fits = (st_need <= (StashW + 2)'(ix_stash_free)) &&
-           ((NodeW + 1)'(need_split_q) + (NodeW + 1)'(need_leaf_q) <= fn_count) &&
-           (!need_leaf_q || 32'(lines_of(4'd0, leaf_len)) <= 32'(fl_count));
+           ((need_split_q && need_leaf_q) ? fn_ge2_q
+                                          : (!(need_split_q || need_leaf_q) || fn_any_q)) &&
+           (!need_leaf_q || fl_ok_q);
   end
 
   always_comb begin
     cmd_tready_o = (state_q == S_HDR) || (state_q == S_LOAD) || (state_q == S_DRAIN);
     q_we    = (state_q == S_LOAD) && cmd_fire;
-    q_wkv   = (beat_q >= tbeats_q);
-    q_waddr = QRowW'((beat_q >= tbeats_q) ? beat_q - tbeats_q : beat_q);
+    q_wkv   = ld_kv_q;
+    q_waddr = ld_row_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -730,7 +864,23 @@ module radix_core #(
     fn_pop <= 1'b0; fn_peek <= 1'b0; fn_push <= 1'b0; fn_init <= 1'b0;
     fl_init <= 1'b0; ix_init <= 1'b0; ix_valid <= 1'b0;
     st_start <= 1'b0; lw_start <= 1'b0; pf_go <= 1'b0; pf_clear <= 1'b0; pg_re <= 1'b0;
-    error_o <= 1'b0;
+    error_o <= 1'b0; clk_inc_q <= 1'b0; clk_clr_q <= 1'b0; sz_v_q <= 1'b0;
+    // registered compares for EVICT (operands settle several cycles before use)
+    got_nx_lt_q <= (got_nx_q < arg_q);
+    p_leaf_q    <= (p_nchild == KidW'(1)) && (p_lock == '0);
+    p_hi_lt_q   <= (p_stamp[StampW-1:32] < ref_stamp_q[StampW-1:32]);
+    p_hi_eq_q   <= (p_stamp[StampW-1:32] == ref_stamp_q[StampW-1:32]);
+    p_lo_le_q   <= (p_stamp[31:0] <= ref_stamp_q[31:0]);
+    total_q <= evictable_q + protected_q;
+    sz_v2_q      <= sz_v_q;
+    sz_ev_op_q   <= sz_ev_sub_q ? 32'd0 - 32'(sz_len_q) : 32'(sz_len_q);
+    sz_prot_op_q <= sz_prot_sub_q ? 32'd0 - 32'(sz_len_q)
+                                  : (sz_prot_add_q ? 32'(sz_len_q) : 32'd0);
+    if (sz_v2_q) begin
+      evictable_q <= evictable_q + sz_ev_op_q;
+      delta_q     <= delta_q + sz_ev_op_q;
+      protected_q <= protected_q + sz_prot_op_q;
+    end
     if (!rst_ni) begin
       state_q <= S_INIT;
       init_q <= '0;
@@ -744,9 +894,13 @@ module radix_core #(
       pf_state_q <= PF_IDLE;
       pf_cnt_q   <= '0;
       early_q    <= 1'b0;
-      ob_rd_q <= '0; ob_rows_q <= '0; ob_total_q <= '0; ob_final_q <= 1'b0;
+      ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
+      out_settle_q <= 1'b0;
     end else begin
-      if (ob_issue) ob_rd_q <= ob_rd_q + 1'b1;
+      if (ob_issue) begin
+        ob_rd_q  <= ob_rd_q + 1'b1;
+        ob_rd1_q <= ob_rd1_q + 1'b1;
+      end
       // ---- child prefetcher (the states below override its strobes, never at once)
       if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
       if (pf_clear) begin
@@ -819,7 +973,7 @@ module radix_core #(
         S_INIT_WAIT: if (fn_ready && fl_ready && ix_idle) begin
           state_q          <= S_HDR;
           por_q            <= 1'b0;
-          clock_q          <= '0;
+          clk_clr_q        <= 1'b1;
           lru_head_q       <= NIL;
           lru_tail_q       <= NIL;
           evictable_q      <= '0;
@@ -837,39 +991,56 @@ module radix_core #(
 
         // -------------------------------------------------- command intake
         S_HDR: if (cmd_fire) begin
+          h_op    <= cmd_tdata_i[7:0];
+          h_ns    <= cmd_tdata_i[15:8];
+          h_arg   <= cmd_tdata_i[63:32];
+          h_last  <= cmd_tlast_i;
+          h_len_bad <= (cmd_tdata_i[63:32] == 32'h0) || (cmd_tdata_i[63:32] > 32'(MaxLen));
+          h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
+          h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
+          state_q <= S_HDR_CHECK;
+        end
+        S_HDR_CHECK: begin
           op_q      <= h_op;
           ns_q      <= h_ns;
           arg_q     <= h_arg;
           len_q     <= LenW'(h_arg);
           n_q       <= LenW'(h_arg) & ~LenW'(PageSize - 1);
-          beat_q    <= '0;
           status_q  <= radix_pkg::ST_OK;
           trail_a_q <= '0;
           trail_b_q <= '0;
           trail_c_q <= '0;
           ob_rd_q   <= '0;
+          ob_rd1_q  <= 32'd1;
           ob_rows_q <= '0;
-          ob_total_q <= '0;
           ob_final_q <= 1'b0;
-          tbeats_q  <= (LenW + 1)'((h_arg[LenW:0] + (LenW + 1)'(L - 1)) >> 4);
-          beats_q   <= (LenW + 1)'((h_arg[LenW:0] + (LenW + 1)'(L - 1)) >> 4)
-                       << (h_op == radix_pkg::OP_INSERT);
+          got_ge_q  <= 1'b0;
+          // beats of tokens, less one: ceil(n / 16) - 1 = (n - 1) / 16 for n >= 1
+          // (n = 0 is refused below); an INSERT sends as many beats of KVs.
+          ld_row_q      <= '0;
+          ld_kv_q       <= 1'b0;
+          ld_tok_left_q <= (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
+          ld_tok_last_q <= (h_arg[LenW:0] <= (LenW + 1)'(L));
+          ld_last_q     <= (h_arg[LenW:0] <= (LenW + 1)'(L)) && (h_op != radix_pkg::OP_INSERT);
+          ld_left_q     <= (h_op == radix_pkg::OP_INSERT)
+                           ? (LenW + 1)'({(h_arg[LenW:0] - 1'b1) >> 4, 1'b1})
+                           : (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
           if (h_op == radix_pkg::OP_MATCH || h_op == radix_pkg::OP_INSERT) begin
             walk_cycles_q <= '0;
             walk_nodes_q  <= '0;
           end
           unique case (h_op)
             radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
-              if (h_arg == 32'h0 || h_arg > 32'(MaxLen)) begin
+              if (h_len_bad) begin
                 status_q <= radix_pkg::ST_LENGTH;
-                state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
-              end else if (32'(h_ns) >= 32'(NumNs)) begin
+                state_q  <= h_last ? S_TRAIL : S_DRAIN;
+              end else if (h_ns_bad) begin
                 status_q <= radix_pkg::ST_NAMESPACE;
-                state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
-              end else if (h_op == radix_pkg::OP_INSERT && 32'(h_kvcnt) != h_arg) begin
+                state_q  <= h_last ? S_TRAIL : S_DRAIN;
+              end else if (h_op == radix_pkg::OP_INSERT && h_kv_bad) begin
                 status_q <= radix_pkg::ST_KVCOUNT;
-                state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
-              end else if (cmd_tlast_i) begin
+                state_q  <= h_last ? S_TRAIL : S_DRAIN;
+              end else if (h_last) begin
                 status_q <= radix_pkg::ST_FRAMING;
                 state_q  <= S_TRAIL;
               end else begin
@@ -878,7 +1049,7 @@ module radix_core #(
             end
             radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK,
             radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
-              if (!cmd_tlast_i) begin
+              if (!h_last) begin
                 status_q <= radix_pkg::ST_FRAMING;
                 state_q  <= S_DRAIN;
               end else begin
@@ -893,7 +1064,7 @@ module radix_core #(
                   radix_pkg::OP_SIZES: begin
                     trail_a_q <= evictable_q;
                     trail_b_q <= protected_q;
-                    trail_c_q <= evictable_q + protected_q;
+                    trail_c_q <= total_q;
                     state_q   <= S_TRAIL;
                   end
                   default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
@@ -902,14 +1073,23 @@ module radix_core #(
             end
             default: begin
               status_q <= radix_pkg::ST_OPCODE;
-              state_q  <= cmd_tlast_i ? S_TRAIL : S_DRAIN;
+              state_q  <= h_last ? S_TRAIL : S_DRAIN;
             end
           endcase
         end
 
         S_LOAD: if (cmd_fire) begin
-          beat_q <= beat_q + 1'b1;
-          if (beat_q + 1'b1 == beats_q) begin
+          ld_left_q     <= ld_left_q - 1'b1;
+          ld_tok_left_q <= ld_tok_left_q - 1'b1;
+          ld_last_q     <= (ld_left_q == (LenW + 1)'(1));
+          ld_tok_last_q <= (ld_tok_left_q == (LenW + 1)'(1));
+          if (!ld_kv_q && ld_tok_last_q) begin
+            ld_kv_q  <= 1'b1;
+            ld_row_q <= '0;
+          end else begin
+            ld_row_q <= ld_row_q + 1'b1;
+          end
+          if (ld_last_q) begin
             if (cmd_tlast_i) begin
               state_q <= S_W_START;
             end else begin
@@ -928,12 +1108,13 @@ module radix_core #(
         S_W_START: begin
           node_q   <= NIL;
           pos_q    <= '0;
+          rem_q    <= n_q;
           depth_q  <= '0;
           split_q  <= '0;
           // A MATCH that cannot be refused (a split would find a node slot and,
           // in the stash at worst, an index entry) streams its KV indices while
           // it walks; otherwise they wait until the command has committed.
-          early_q  <= (fn_count != '0) && (ix_stash_free != '0);
+          early_q  <= fn_any_q && (ix_stash_free != '0);
           if (n_q == '0) begin
             state_q <= S_DECIDE;
           end else begin
@@ -968,7 +1149,7 @@ module radix_core #(
           c_gen_q    <= r_gen;
           st_start   <= 1'b1;
           // Speculatively look up the next edge, as if this one matches whole.
-          if (32'(pos_q) + 32'(r_len) < 32'(n_q)) begin
+          if (r_len < rem_q) begin
             pf_go    <= 1'b1;
             pf_pos_q <= pos_q + r_len;
             pf_par_q <= cand_q;
@@ -984,8 +1165,9 @@ module radix_core #(
           if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
             // whole edge matched: descend
             pos_q   <= pos_q + c_len_q;
+            rem_q   <= rem_q - c_len_q;
             node_q  <= cand_q;
-            state_q <= (pos_q + c_len_q == n_q) ? S_W_DRAIN : S_W_WAITPF;
+            state_q <= (c_len_q == rem_q) ? S_W_DRAIN : S_W_WAITPF;
           end else begin
             // ends inside this edge: split after whole pages
             split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
@@ -1002,6 +1184,8 @@ module radix_core #(
         end
         // -------------------------------------------------- decide: refuse or commit
         S_DECIDE: begin
+          leaf_len     <= n_q - pos_q;
+          leaf_lines_q <= lines_of(4'd0, n_q - pos_q);
           need_split_q <= (split_q != '0);
           need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
           if (split_q != '0) begin
@@ -1011,7 +1195,7 @@ module radix_core #(
             seq_q_raddr_q <= QRowW'(pos_q >> 4);
             seq_li_re_q <= 1'b1;
             seq_li_raddr_q <= split_line_q;
-            fn_peek  <= (fn_count != '0);
+            fn_peek  <= fn_any_q;
             wait_q   <= 4'(RamLat);
             ret_q    <= S_D_TAIL;
             state_q  <= S_WAIT;
@@ -1023,7 +1207,7 @@ module radix_core #(
           tail_page_q <= li_rtok[32*tail_lane +: PageBits];
           page_q      <= q_page;
           new_up_q    <= fn_data;
-          if (fn_count == '0) begin
+          if (!fn_any_q) begin
             status_q <= radix_pkg::ST_CAPACITY;
             state_q  <= S_TRAIL;
           end else begin
@@ -1066,8 +1250,8 @@ module radix_core #(
               // SGLang returns before touching the tree: no stamp.
               state_q <= S_C_RESULT;
             end else begin
-              clock_q    <= clock_q + 1'b1;
-              op_stamp_q <= clock_q + 1'b1;
+              clk_inc_q  <= 1'b1;
+              op_stamp_q <= clock_nx;
               d_q        <= '0;
               state_q <= S_C_STAMP;
             end
@@ -1148,8 +1332,8 @@ module radix_core #(
           nd_we    <= 1'b1;
           nd_waddr <= new_up_q;
           nd_wdata <= node_word(1'b1, r_gen, ns_q, c_parent_q, c_head_q, c_off_q, split_q,
-                                c_lock_q, clock_q + 1'b1, KidW'(1), c_hloc_q);
-          clock_q  <= clock_q + 1'b1;
+                                c_lock_q, clock_nx, KidW'(1), c_hloc_q);
+          clk_inc_q <= 1'b1;
           splits_q <= splits_q + 1'b1;
           state_q  <= S_C_SPLIT_IX1;
         end
@@ -1209,9 +1393,13 @@ module radix_core #(
           nd_we    <= 1'b1;
           nd_waddr <= new_leaf_q;
           nd_wdata <= node_word(1'b1, r_gen, ns_q, node_q, lw_head_q, 4'd0, leaf_len, '0,
-                                clock_q + 1'b1, '0, new_loc_q);
-          clock_q     <= clock_q + 1'b1;
-          evictable_q <= evictable_q + 32'(leaf_len);
+                                clock_nx, '0, new_loc_q);
+          clk_inc_q   <= 1'b1;
+          sz_v_q        <= 1'b1;
+          sz_len_q      <= leaf_len;
+          sz_ev_sub_q   <= 1'b0;
+          sz_prot_add_q <= 1'b0;
+          sz_prot_sub_q <= 1'b0;
           inserted_q  <= inserted_q + 32'(leaf_len);
           result_q    <= new_leaf_q;
           // parent's child count
@@ -1244,8 +1432,9 @@ module radix_core #(
           ret_q    <= S_OUT;
           state_q  <= S_WAIT;
           if (op_q == radix_pkg::OP_MATCH) begin
-            ob_rows_q  <= (32'(pos_q) + 32'd15) >> 4;
-            ob_total_q <= 32'(pos_q);
+            ob_rows_q     <= (32'(pos_q) + 32'd15) >> 4;
+            ob_last_row_q <= 32'(pos_q) >> 4;
+            ob_tail_q     <= tail_lanes(pos_q[3:0]);
             ob_final_q <= 1'b1;
           end else begin
             ob_final_q <= 1'b1;
@@ -1254,8 +1443,9 @@ module radix_core #(
 
         // -------------------------------------------------- evict
         S_E_FIND: begin
-          if (got_q >= arg_q || walk_q == NIL) begin
-            ob_total_q <= got_q;
+          if (got_ge_q || walk_q == NIL) begin
+            ob_last_row_q <= got_q >> 4;
+            ob_tail_q     <= tail_lanes(got_q[3:0]);
             ob_rows_q  <= (got_q + 32'd15) >> 4;
             ob_final_q <= 1'b1;
             trail_a_q  <= got_q;
@@ -1273,7 +1463,7 @@ module radix_core #(
         end
         // nd_rdata / ln_rdata / lp_rdata hold walk_q's word and links here.
         S_E_FIND_N: begin
-          if (got_q >= arg_q || walk_q == NIL) begin
+          if (got_ge_q || walk_q == NIL) begin
             state_q <= S_E_FIND;
           end else if (r_nchild == '0 && r_lock == '0) begin
             victim_q    <= walk_q;
@@ -1288,6 +1478,7 @@ module radix_core #(
         end
         // nd_rdata / ln_rdata / lp_rdata hold the victim's word and links here.
         S_E_VICTIM: begin
+          got_nx_q   <= got_q + 32'(r_len);
           c_head_q   <= r_head;
           c_off_q    <= r_off;
           c_len_q    <= r_len;
@@ -1336,12 +1527,17 @@ module radix_core #(
             ev_phase_q <= 2'd2;
           end
           if (ev_phase_q == 2'd2 && st_done_q && !st_start && ix_ready) begin
-            got_q            <= got_q + 32'(c_len_q);
+            got_q            <= got_nx_q;
+            got_ge_q         <= !got_nx_lt_q;
             freed_q          <= freed_q + 1'b1;
-            evictable_q      <= evictable_q - 32'(c_len_q);
+            sz_v_q           <= 1'b1;
+            sz_len_q         <= c_len_q;
+            sz_ev_sub_q      <= 1'b1;
+            sz_prot_add_q    <= 1'b0;
+            sz_prot_sub_q    <= 1'b0;
             evicted_nodes_q  <= evicted_nodes_q + 1'b1;
             evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
-            ob_rows_q        <= (got_q + 32'(c_len_q)) >> 4;
+            ob_rows_q        <= got_nx_q >> 4;
             // the parent loses a child
             if (c_parent_q != NIL) begin
               nd_we    <= 1'b1;
@@ -1352,8 +1548,8 @@ module radix_core #(
             // A parent that became an evictable leaf and is no newer than the
             // last victim the walk found lies behind the walk: it is the oldest
             // evictable leaf now.
-            if (c_parent_q != NIL && p_nchild == KidW'(1) && p_lock == '0 &&
-                p_stamp <= ref_stamp_q && got_q + 32'(c_len_q) < arg_q) begin
+            if (c_parent_q != NIL && p_leaf_q && (p_hi_lt_q || (p_hi_eq_q && p_lo_le_q)) &&
+                got_nx_lt_q) begin
               victim_q <= c_parent_q;
               state_q  <= S_E_UNLINK;
             end else if (walk_q == c_parent_q) begin
@@ -1428,17 +1624,21 @@ module radix_core #(
               nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
                                     r_lock + 1'b1, r_stamp, r_nchild, r_hloc);
               if (r_lock == '0) begin
-                evictable_q <= evictable_q - 32'(r_len);
-                protected_q <= protected_q + 32'(r_len);
-                delta_q     <= delta_q - 32'(r_len);
+                sz_v_q        <= 1'b1;
+                sz_len_q      <= r_len;
+                sz_ev_sub_q   <= 1'b1;
+                sz_prot_add_q <= 1'b1;
+                sz_prot_sub_q <= 1'b0;
               end
             end else begin
               nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
                                     r_lock - 1'b1, r_stamp, r_nchild, r_hloc);
               if (r_lock == LockW'(1)) begin
-                evictable_q <= evictable_q + 32'(r_len);
-                protected_q <= protected_q - 32'(r_len);
-                delta_q     <= delta_q + 32'(r_len);
+                sz_v_q        <= 1'b1;
+                sz_len_q      <= r_len;
+                sz_ev_sub_q   <= 1'b0;
+                sz_prot_add_q <= 1'b0;
+                sz_prot_sub_q <= 1'b1;
               end
             end
             walk_q   <= r_parent;
@@ -1455,7 +1655,12 @@ module radix_core #(
           if (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT) begin
             trail_b_q <= handle_of(result_q, r_gen);
           end
-          if (ob_rd_q == ob_rows && ob_inflight_q == '0) state_q <= S_TRAIL;
+          // ob_more_q is a cycle late: leave only from the second S_OUT cycle.
+          out_settle_q <= 1'b1;
+          if (out_settle_q && !ob_more_q && ob_inflight_q == '0) begin
+            out_settle_q <= 1'b0;
+            state_q      <= S_TRAIL;
+          end
         end
         S_TRAIL: if (trail_push) begin
           if (status_q != radix_pkg::ST_OK) begin
@@ -1486,15 +1691,22 @@ module radix_core #(
   // Output-buffer rows go to the response FIFO as they complete (EVICT) or once
   // the command has committed (MATCH); a read is issued only when the FIFO is
   // sure to have room for it, so the buffer never waits on the consumer.
-  logic         ob_data_v_q;
-  logic [31:0]  ob_prow_q;
+  // "More rows" and "room" are registered flags: each is a cycle late, and
+  // both are late on the safe side (rows only grow within a command, room
+  // only shrinks by the issue the flag already counts).
+  logic         ob_data_v_q, ob_more_q, ob_room_q;
+  logic [31:0]  ob_rows, ob_rd1_q, ob_last_row_q;
+  logic [15:0]  ob_tail_q, ob_keep_q;
   logic [511:0] ob_masked;
 
-  assign ob_rows  = ob_final_q ? ob_rows_q :
-                    ((op_q == radix_pkg::OP_EVICT || (op_q == radix_pkg::OP_MATCH && early_q))
-                     ? (st_wpos_q >> 4) : 32'd0);
-  assign ob_issue = (ob_rd_q < ob_rows) && (state_q != S_HDR) &&
-                    (32'(rsp_level) + 32'(ob_inflight_q) + 32'd2 < 32'(RspDepth));
+  // Rows stream while the command runs for EVICT and an early MATCH (the
+  // select is registered: op_q and early_q are set long before any row).
+  logic ob_stream_q;
+  always_ff @(posedge clk_i) begin
+    ob_stream_q <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH && early_q);
+  end
+  assign ob_rows  = ob_final_q ? ob_rows_q : (ob_stream_q ? (st_wpos_q >> 4) : 32'd0);
+  assign ob_issue = ob_more_q && ob_room_q;
   assign ob_re    = ob_issue;
   assign ob_raddr = OutRowW'(ob_rd_q);
 
@@ -1502,21 +1714,22 @@ module radix_core #(
     if (!rst_ni) begin
       ob_data_v_q   <= 1'b0;
       ob_inflight_q <= '0;
+      ob_more_q     <= 1'b0;
+      ob_room_q     <= 1'b0;
     end else begin
       ob_data_v_q   <= ob_issue;
       ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
-      if (ob_issue) ob_prow_q <= ob_rd_q;
+      ob_more_q     <= (state_q != S_HDR) && (state_q != S_HDR_CHECK) &&
+                       (ob_issue ? (ob_rd1_q < ob_rows) : (ob_rd_q < ob_rows));
+      ob_room_q     <= (32'(rsp_level) + 32'(ob_inflight_q) + 32'd3 < 32'(RspDepth));
+      if (ob_issue) begin
+        ob_keep_q <= (!ob_final_q || ob_rd_q != ob_last_row_q) ? '1 : ob_tail_q;
+      end
     end
   end
 
   // Lanes past the end of the last row are zero.
-  logic [15:0] ob_keep;
-  always_comb begin
-    for (int t = 0; t < L; t++) begin
-      ob_keep[t] = !ob_final_q || ((ob_prow_q << 4) + 32'(t) < ob_total_q);
-    end
-  end
-  assign ob_masked = ob_rdata & lanes_to_bits(ob_keep);
+  assign ob_masked = ob_rdata & lanes_to_bits(ob_keep_q);
 
   assign trail_push = (state_q == S_TRAIL) && rsp_ready && !ob_data_v_q;
   assign rsp_push   = ob_data_v_q || trail_push;
@@ -1530,6 +1743,7 @@ module radix_core #(
   assign last_error_o     = last_error_q;
   assign evictable_o      = evictable_q;
   assign protected_o      = protected_q;
+  assign total_o          = total_q;
   assign free_nodes_o     = 32'(fn_count);
   assign free_slots_o     = 32'(fl_count) << 4;
   assign lookups_o        = lookups_q;

@@ -51,6 +51,7 @@ module radix_csr #(
   input  wire logic [7:0]       last_error_i,
   input  wire logic [31:0]      evictable_i,
   input  wire logic [31:0]      protected_i,
+  input  wire logic [31:0]      total_i,        // evictable + protected, registered
   input  wire logic [31:0]      free_nodes_i,
   input  wire logic [31:0]      free_slots_i,
   input  wire logic [31:0]      lookups_i,
@@ -135,7 +136,7 @@ module radix_csr #(
       radix_pkg::CSR_PAGE_SIZE:      rd_value = 32'(PageSize);
       radix_pkg::CSR_EVICTABLE:      rd_value = evictable_i;
       radix_pkg::CSR_PROTECTED:      rd_value = protected_i;
-      radix_pkg::CSR_TOTAL:          rd_value = evictable_i + protected_i;
+      radix_pkg::CSR_TOTAL:          rd_value = total_i;
       radix_pkg::CSR_FREE_NODES:     rd_value = free_nodes_i;
       radix_pkg::CSR_FREE_SLOTS:     rd_value = free_slots_i;
       radix_pkg::CSR_LOOKUPS:        rd_value = lookups_i;

@@ -59,7 +59,7 @@ module radix_top #(
 
   logic        busy, init_done, error;
   logic [7:0]  last_error;
-  logic [31:0] evictable, protected_sz, free_nodes, free_slots, lookups, queried, hit;
+  logic [31:0] evictable, protected_sz, total_sz, free_nodes, free_slots, lookups, queried, hit;
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
   logic [31:0] walk_cycles, walk_nodes, index_used, stash_free, free_lines, evict_skips;
 
@@ -91,6 +91,7 @@ module radix_top #(
     .last_error_o     (last_error),
     .evictable_o      (evictable),
     .protected_o      (protected_sz),
+    .total_o          (total_sz),
     .free_nodes_o     (free_nodes),
     .free_slots_o     (free_slots),
     .lookups_o        (lookups),
@@ -147,6 +148,7 @@ module radix_top #(
     .last_error_i     (last_error),
     .evictable_i      (evictable),
     .protected_i      (protected_sz),
+    .total_i          (total_sz),
     .free_nodes_i     (free_nodes),
     .free_slots_i     (free_slots),
     .lookups_i        (lookups),

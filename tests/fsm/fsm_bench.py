@@ -23,47 +23,16 @@ import statistics
 
 import cocotb
 import pyuvm
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles
 
 from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.grammars import SUMMARY_REGEX, gpt2_grammar
+from uvm_env.fsm.handshake_probe import HandshakeProbe
 
 CLOCK_MHZ = 300
 # Peers on a 2-core CPU of this machine class: microseconds per mask.
 PEER_MASK_US = {"xgrammar": 6.5, "llguidance": 40.0, "outlines-core": 52.0}
-
-
-class HandshakeProbe:
-    """Cycle numbers of every beat transferred on the three streams."""
-
-    def __init__(self, dut: object, clock: object) -> None:
-        self.dut, self.clock = dut, clock
-        self.cycle = 0
-        self.cmd: list[int] = []
-        self.rsp: list[int] = []
-        self.mask: list[tuple[int, int]] = []    # (cycle, tlast)
-        self.load: list[int] = []
-        self.running = False
-
-    async def run(self) -> None:
-        d = self.dut
-        edge = RisingEdge(self.clock)
-        self.running = True
-        while self.running:
-            await edge
-            self.cycle += 1
-            if d.s_axis_cmd_tvalid.value and d.s_axis_cmd_tready.value:
-                self.cmd.append(self.cycle)
-            if d.m_axis_rsp_tvalid.value and d.m_axis_rsp_tready.value:
-                self.rsp.append(self.cycle)
-            if d.m_axis_mask_tvalid.value and d.m_axis_mask_tready.value:
-                self.mask.append((self.cycle, int(d.m_axis_mask_tlast.value)))
-            if d.s_axis_load_tvalid.value and d.s_axis_load_tready.value:
-                self.load.append(self.cycle)
-
-    def mark(self) -> tuple[int, int, int, int]:
-        return len(self.cmd), len(self.rsp), len(self.mask), len(self.load)
 
 
 @pyuvm.test()

@@ -21,6 +21,7 @@ from uvm_env.fsm.protocol import (
     OP_BIND,
     OP_LOAD,
     OP_MASK,
+    OP_MASK_BATCH,
     OP_QUERY,
     OP_RESET,
     OP_VALIDATE,
@@ -43,17 +44,18 @@ class FsmErrorsTest(FsmBaseTest):
         for tok in seq.walk(slot, 3):
             await seq.advance(slot, tok)
         # Unknown opcodes.
-        for op in (0x00, 0x08, 0x80, 0xFF):
+        for op in (0x00, 0x09, 0x80, 0xFF):
             await seq.do(op, slot=slot)
         # Slot out of range, for every slot command.
-        for op in (OP_BIND, OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_RESET, OP_QUERY):
+        for op in (OP_BIND, OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_MASK_BATCH, OP_RESET,
+                   OP_QUERY):
             await seq.do(op, slot=p.n_slots, tokens=[0] if op == OP_VALIDATE else None)
             await seq.do(op, slot=0xFFFF, grammar=0)
         # Grammar out of range or not loaded; commands on an unbound slot.
         await seq.do(OP_BIND, slot=slot, grammar=1)
         await seq.do(OP_BIND, slot=slot, grammar=p.n_grammars)
         await seq.do(OP_BIND, slot=slot, grammar=0xFF)
-        for op in (OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_RESET, OP_QUERY):
+        for op in (OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_MASK_BATCH, OP_RESET, OP_QUERY):
             await seq.do(op, slot=free, tokens=[0] if op == OP_VALIDATE else None)
         await seq.query(slot)
         # Token >= V: ADVANCE, and anywhere in a VALIDATE (nothing applied).
@@ -70,6 +72,8 @@ class FsmErrorsTest(FsmBaseTest):
         await seq.validate(slot, [])
         await seq.query(slot)
         await seq.mask(slot)
+        # A batch with a bad slot and an unbound one between good ones (one result each).
+        await seq.mask_batch([slot, p.n_slots, free, slot])
         await seq.reset(slot)
         # LOAD into a grammar that does not exist: the image is consumed, then refused.
         await seq.load(p.n_grammars, g1)

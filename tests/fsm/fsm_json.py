@@ -40,6 +40,8 @@ PERSON_SCHEMA = {
 
 @pyuvm.test()
 class FsmJsonTest(FsmBaseTest):
+    require_oracle = True     # sampled tokens of GPT-2 (ORACLE_SAMPLE per mask)
+
     def extra_timeout_us(self) -> int:
         return 400_000       # 113k load beats under idles, at 10 ns per cycle
 

@@ -10,4 +10,4 @@ from uvm_env.fsm.random_test import FsmRandomBase
 
 @pyuvm.test()
 class FsmRandomRegexTest(FsmRandomBase):
-    pass
+    require_oracle = True

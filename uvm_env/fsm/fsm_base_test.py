@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import cocotb
 from cocotb.triggers import ClockCycles
 
 from uvm_env.common.base_test import BaseTest
@@ -13,6 +14,7 @@ from uvm_env.fsm.fsm_env import FsmEnv
 from uvm_env.fsm.fsm_predictor import CSR_COUNTERS
 from uvm_env.fsm.fsm_seqs import FsmBaseSeq, LoadSeq
 from uvm_env.fsm.grammars import Grammar
+from uvm_env.fsm.handshake_probe import HandshakeProbe
 from uvm_env.fsm.protocol import CSR, CSR_ERR_BASE, FSM_ID, NUM_STATUS, ST_NAMES, ST_OK
 
 
@@ -20,6 +22,8 @@ class FsmBaseTest(BaseTest):
     coverage_prefix = "fsm"
     # Cycles of work per unit of N_OPS, for the timeout; tests with big images add theirs.
     cycles_per_op = 60
+    # The test's grammars come with a pattern: the regex oracle must have checked something.
+    require_oracle = False
 
     def make_env(self) -> FsmEnv:
         env = FsmEnv("env", self)
@@ -46,6 +50,12 @@ class FsmBaseTest(BaseTest):
         await self.scenario()
         await self.drain()
         await self.check_csrs()
+        orc = self.env.scoreboard.oracle
+        self.logger.info(f"regex oracle: {orc.checks} checks (verdicts and mask bits) against "
+                         f"regex.fullmatch, {orc.skipped} skipped (text ending inside a "
+                         "UTF-8 character)")
+        if self.require_oracle:
+            assert orc.checks > 0, "the regex oracle ran no check"
         for line in self.env.scoreboard.cov.report():
             self.logger.info(line)
 
@@ -63,6 +73,15 @@ class FsmBaseTest(BaseTest):
             await cmd.done.wait()
             assert cmd.rsp.status == ST_OK, \
                 f"{cmd} refused: {ST_NAMES.get(cmd.rsp.status)}; the test needs these tables"
+
+    async def load_and_probe(self, grammars: dict[int, Grammar]) -> HandshakeProbe:
+        """Log and load ``grammars``, then start a cycle-counting probe on the streams."""
+        for gid, g in grammars.items():
+            self.logger.info(f"grammar {gid}: {g.summary()}")
+        await self.load(grammars)
+        probe = HandshakeProbe(self.dut, self.clock)
+        cocotb.start_soon(probe.run())
+        return probe
 
     async def drain(self) -> None:
         await self.env.driver.wait_drained()

@@ -11,10 +11,10 @@ from uvm_env.fsm.fsm_predictor import Expected
 from uvm_env.fsm.protocol import (
     CMD_ERRORS,
     LOAD_ERRORS,
+    MASK_OPS,
     NO_VIOLATION,
     OP_ADVANCE,
     OP_LOAD,
-    OP_MASK,
     OP_NAMES,
     OP_VALIDATE,
     ST_NAMES,
@@ -117,7 +117,7 @@ class FsmCoverage:
                 self._val("clean")
             else:
                 self._val("violation_first" if r.aux == 0 else "violation_mid")
-        elif cmd.op == OP_MASK and exp.mask is not None:
+        elif cmd.op in MASK_OPS and exp.mask is not None:
             total = sum(bin(b).count("1") for b in exp.mask)
             kind = ("empty" if total == 0 else "single" if total == 1 else
                     "eos_set" if r.accepting else "eos_clear")

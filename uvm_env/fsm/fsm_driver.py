@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """FsmDriver: streams commands without waiting for results, pairs results and masks in order.
 
-The core answers every command with exactly one result, in command order, and
-every MASK whose result is OK with one mask frame, in MASK order. So the
+The core answers every command with exactly one result (a MASK_BATCH: one per
+named slot), in command order, and every MASK / MASK_BATCH slot whose result is
+OK with one mask frame, in that order. So the
 driver keeps the commands in flight in a FIFO and a collector coroutine takes
 results (and masks) as they come, fills each command in and publishes it.
 A LOAD's image goes to the load agent when the command is queued; the core
@@ -22,7 +23,7 @@ from pyuvm import uvm_analysis_port, uvm_driver
 
 from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_load_bfm import FsmLoadAgent
-from uvm_env.fsm.protocol import OP_LOAD, OP_MASK, ST_OK, FsmRsp
+from uvm_env.fsm.protocol import MASK_OPS, OP_LOAD, OP_MASK_BATCH, ST_OK, FsmRsp
 
 
 class FsmDriver(uvm_driver):
@@ -71,14 +72,23 @@ class FsmDriver(uvm_driver):
             if not self.inflight:
                 raise AssertionError(f"result {beats} with no command in flight")
             cmd = self.inflight.popleft()
-            cmd.rsp = FsmRsp.decode(beats[0])
+            n_results = len(cmd.slots) if cmd.op == OP_MASK_BATCH else 1
+            for i in range(n_results):
+                if i:
+                    frame = await self.rsp_sink.recv()
+                    beats = list(frame.tdata)
+                if len(beats) != 1:
+                    raise AssertionError(f"{cmd}: result frame of {len(beats)} beats")
+                rsp = FsmRsp.decode(beats[0])
+                mask = None
+                if cmd.op in MASK_OPS and rsp.status == ST_OK and rsp.op == cmd.op:
+                    mframe = await self.mask_sink.recv()
+                    mask = [int(x) for x in mframe.tdata]
+                cmd.rsps.append(rsp)
+                cmd.masks.append(mask)
+            cmd.rsp, cmd.mask = cmd.rsps[0], cmd.masks[0]
             cmd.t_cmd = float(cmd.frame.sim_time_start or 0)
             cmd.t_rsp = float(get_sim_time("ns"))
-            if len(beats) != 1:
-                raise AssertionError(f"{cmd}: result frame of {len(beats)} beats")
-            if cmd.op == OP_MASK and cmd.rsp.status == ST_OK and cmd.rsp.op == OP_MASK:
-                mframe = await self.mask_sink.recv()
-                cmd.mask = [int(x) for x in mframe.tdata]
             self.completed += 1
             self.ap.write(cmd)
             cmd.done.set()

@@ -9,10 +9,12 @@ from pyuvm import uvm_sequence_item
 from uvm_env.fsm.protocol import (
     OP_ADVANCE,
     OP_LOAD,
+    OP_MASK_BATCH,
     OP_NAMES,
     OP_VALIDATE,
     FsmRsp,
     cmd_beat,
+    slot_beat,
     token_beat,
 )
 
@@ -28,12 +30,18 @@ class FsmCmd(uvm_sequence_item):
 
     def __init__(self, name: str = "fsm_cmd", op: int = OP_ADVANCE, slot: int = 0,
                  grammar: int = 0, token: int = 0, tokens: list[int] | None = None,
-                 image: bytes | None = None, load_keep_last: int | None = None) -> None:
+                 image: bytes | None = None, load_keep_last: int | None = None,
+                 slots: list[int] | None = None) -> None:
         super().__init__(name)
         self.op, self.slot, self.grammar, self.token = op, slot, grammar, token
+        # MASK_BATCH: the slots in packet order (slot = the first); one result each.
+        self.slots = list(slots) if slots else [slot]
+        self.rsps: list[FsmRsp] = []
+        self.masks: list[list[int] | None] = []
         self.tokens = list(tokens or [])
         self.image = image
         self.load_keep_last = load_keep_last
+        self.source: object | None = None   # LOAD: the Grammar whose image this is, if intact
         self.tag = ""                  # free text for logs (which sequence made it)
         self.rsp: FsmRsp | None = None
         self.mask: list[int] | None = None   # mask beats, when the result says OK
@@ -47,6 +55,8 @@ class FsmCmd(uvm_sequence_item):
         if self.op == OP_VALIDATE:
             return [cmd_beat(self.op, self.slot, self.grammar)] + [token_beat(t)
                                                                     for t in self.tokens]
+        if self.op == OP_MASK_BATCH:
+            return [cmd_beat(self.op, self.slots[0])] + [slot_beat(s) for s in self.slots[1:]]
         return [cmd_beat(self.op, self.slot, self.grammar, self.token)]
 
     def __str__(self) -> str:
@@ -56,6 +66,8 @@ class FsmCmd(uvm_sequence_item):
             more = "..." if len(self.tokens) > 6 else ""
             return (f"#{self.seq_no} VALIDATE(slot={self.slot} tokens={toks}{more} "
                     f"n={len(self.tokens)})")
+        if self.op == OP_MASK_BATCH:
+            return f"#{self.seq_no} MASK_BATCH(slots={self.slots})"
         if self.op == OP_LOAD:
             size = len(self.image) if self.image is not None else 0
             return f"#{self.seq_no} LOAD(grammar={self.grammar} bytes={size} {self.tag})"

@@ -27,6 +27,7 @@ from uvm_env.fsm.protocol import (
     OP_BIND,
     OP_LOAD,
     OP_MASK,
+    OP_MASK_BATCH,
     OP_QUERY,
     OP_RESET,
     OP_VALIDATE,
@@ -114,7 +115,8 @@ class FsmPredictor:
                 keep_last: int | None = None) -> Expected:
         """Apply one command; returns what the core must answer."""
         handler = {OP_BIND: self._bind, OP_ADVANCE: self._advance, OP_MASK: self._query,
-                   OP_QUERY: self._query, OP_RESET: self._reset}.get(op)
+                   OP_MASK_BATCH: self._query, OP_QUERY: self._query,
+                   OP_RESET: self._reset}.get(op)
         if op == OP_VALIDATE:
             exp = self._validate(slot, list(tokens or []))
         elif op == OP_LOAD:
@@ -125,6 +127,10 @@ class FsmPredictor:
             exp = Expected(FsmRsp.error(op & 0xFF, ST_OPCODE, slot & 0xFFFF))
         self._count(exp)
         return exp
+
+    def predict_batch(self, slots: list[int]) -> list[Expected]:
+        """MASK_BATCH: one MASK-like result (and mask) per slot, in packet order."""
+        return [self.predict(OP_MASK_BATCH, slot) for slot in slots]
 
     def mask_of(self, grammar: int, state: int) -> list[int]:
         """Mask beats of ``state``: allowed tokens, EOS bit = accepting, zero past V."""
@@ -196,7 +202,7 @@ class FsmPredictor:
             return err
         s = self.slots[slot]
         exp = Expected(self._report(op, slot, s))
-        if op == OP_MASK:
+        if op in (OP_MASK, OP_MASK_BATCH):
             exp.mask = self.mask_of(s.grammar, s.state)
         return exp
 
@@ -274,7 +280,7 @@ class FsmPredictor:
             self.counts["ACCEPTED"] += int(r.accepted)
         elif r.op == OP_VALIDATE:
             self.counts["VALIDATES"] += 1
-        elif r.op == OP_MASK:
+        elif r.op in (OP_MASK, OP_MASK_BATCH):
             self.counts["MASKS"] += 1
             self.counts["MASK_BEATS"] += len(exp.mask or [])
         elif r.op == OP_LOAD:

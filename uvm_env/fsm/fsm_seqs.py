@@ -16,10 +16,12 @@ from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_predictor import Expected, FsmPredictor
 from uvm_env.fsm.grammars import Grammar
 from uvm_env.fsm.protocol import (
+    MAX_BATCH,
     OP_ADVANCE,
     OP_BIND,
     OP_LOAD,
     OP_MASK,
+    OP_MASK_BATCH,
     OP_QUERY,
     OP_RESET,
     OP_VALIDATE,
@@ -49,6 +51,7 @@ class FsmBaseSeq(uvm_sequence):
         data = image if image is not None else g.image
         cmd = FsmCmd(op=OP_LOAD, grammar=gid, image=data, load_keep_last=keep_last)
         cmd.grammar_name = g.name if g is not None else f"g{gid}"
+        cmd.source = g if g is not None and data == g.image else None
         cmd.tag = cmd.grammar_name
         exp = self.shadow.predict(OP_LOAD, grammar=gid, image=data, keep_last=keep_last)
         await self.start_item(cmd)
@@ -63,6 +66,24 @@ class FsmBaseSeq(uvm_sequence):
 
     async def mask(self, slot: int) -> Expected:
         return (await self.do(OP_MASK, slot=slot))[1]
+
+    async def mask_batch(self, slots: list[int]) -> list[Expected]:
+        """One MASK_BATCH packet naming ``slots`` (one result and mask per slot)."""
+        cmd = FsmCmd(op=OP_MASK_BATCH, slot=slots[0], slots=slots)
+        cmd.tag = self.get_name()
+        exps = self.shadow.predict_batch(slots)
+        await self.start_item(cmd)
+        await self.finish_item(cmd)
+        return exps
+
+    def batch_slots(self, pool: list[int], n: int | None = None) -> list[int]:
+        """1..MAX_BATCH slots from ``pool`` in random order; now and then one named twice."""
+        n = n or self.rng.randint(1, MAX_BATCH)
+        slots = [self.rng.choice(pool) for _ in range(n)] if len(pool) < n else \
+            self.rng.sample(pool, n)
+        if n > 1 and self.rng.random() < 0.1:
+            slots[-1] = slots[0]
+        return slots
 
     async def query(self, slot: int) -> Expected:
         return (await self.do(OP_QUERY, slot=slot))[1]
@@ -155,7 +176,7 @@ class RandomWalkSeq(FsmBaseSeq):
         super().__init__(name, env, rng)
         self.n_ops, self.slots, self.p_error, self.burst = n_ops, slots, p_error, burst
         self.weights = weights or {"advance": 60, "illegal": 4, "mask": 10, "query": 3,
-                                   "reset": 2, "bind": 2, "validate": 6}
+                                   "reset": 2, "bind": 2, "validate": 6, "batch": 2}
 
     async def ensure_bound(self, slot: int) -> None:
         s = self.shadow.bound(slot)
@@ -190,6 +211,8 @@ class RandomWalkSeq(FsmBaseSeq):
                 await self.mask(slot)
             elif kind == "query":
                 await self.query(slot)
+            elif kind == "batch":
+                await self.mask_batch([slot] + self.batch_slots(self.slots)[1:])
             elif kind == "reset":
                 await self.reset(slot)
             elif kind == "bind":
@@ -212,9 +235,10 @@ class ErrorMixin:
         rng, p = seq.rng, seq.shadow.p
         kind = rng.randrange(7)
         if kind == 0:
-            await seq.do(rng.choice([0x00, 0x08, 0x3F, 0xFF]), slot=slot)
+            await seq.do(rng.choice([0x00, 0x09, 0x3F, 0xFF]), slot=slot)
         elif kind == 1:
-            op = rng.choice([OP_BIND, OP_ADVANCE, OP_MASK, OP_QUERY, OP_RESET, OP_VALIDATE])
+            op = rng.choice([OP_BIND, OP_ADVANCE, OP_MASK, OP_MASK_BATCH, OP_QUERY, OP_RESET,
+                             OP_VALIDATE])
             bad = rng.choice([p.n_slots, p.n_slots + 1, 0xFFFF, rng.randrange(p.n_slots, 0x10000)])
             await seq.do(op, slot=bad, grammar=0, tokens=[0] if op == OP_VALIDATE else None)
         elif kind == 2:

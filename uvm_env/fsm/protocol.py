@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-OP_BIND, OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_RESET, OP_QUERY, OP_LOAD = range(1, 8)
+OP_BIND, OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_RESET, OP_QUERY, OP_LOAD, OP_MASK_BATCH = \
+    range(1, 9)
 OP_NAMES = {OP_BIND: "BIND", OP_ADVANCE: "ADVANCE", OP_VALIDATE: "VALIDATE", OP_MASK: "MASK",
-            OP_RESET: "RESET_SLOT", OP_QUERY: "QUERY", OP_LOAD: "LOAD"}
+            OP_RESET: "RESET_SLOT", OP_QUERY: "QUERY", OP_LOAD: "LOAD",
+            OP_MASK_BATCH: "MASK_BATCH"}
+MASK_OPS = (OP_MASK, OP_MASK_BATCH)     # opcodes whose OK result comes with a mask frame
+MAX_BATCH = 8                           # slots a MASK_BATCH names (a serving batch)
 
 ST_OK = 0x00
 ST_OPCODE, ST_SLOT, ST_GRAMMAR, ST_VIOLATED, ST_TOKEN = 0x01, 0x02, 0x03, 0x04, 0x05
@@ -43,6 +47,11 @@ NO_VIOLATION = M32          # VALIDATE aux when every token was allowed
 def cmd_beat(op: int, slot: int = 0, grammar: int = 0, token: int = 0) -> int:
     """[7:0] opcode, [15:8] grammar, [31:16] slot, [63:32] token."""
     return (op & 0xFF) | (grammar & 0xFF) << 8 | (slot & 0xFFFF) << 16 | (token & M32) << 32
+
+
+def slot_beat(slot: int) -> int:
+    """A later MASK_BATCH beat: only the slot field [31:16] is read."""
+    return (slot & 0xFFFF) << 16
 
 
 def token_beat(token: int) -> int:
