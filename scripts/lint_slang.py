@@ -2,10 +2,8 @@
 """`make lint`'s second SystemVerilog front end: slang (pinned PyPI `pyslang`) elaborates
 every RTL top at every configuration the tests build, as scripts.lint does with Verilator.
 
-One relaxation, SLANG_COMPAT: rtl/radix/radix_core.sv uses a few signals (a_v, a_k,
-leaf_len) above their declarations. IEEE 1800 wants the declaration first; Verilator,
-Icarus and Vivado accept it, slang only with --allow-use-before-declare. Drop the flag
-once those declarations move up.
+No relaxation (SLANG_COMPAT is empty): slang holds the RTL to IEEE 1800's
+declare-before-use rule, which Verilator and Icarus do not check.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from scripts import registry
 from scripts.registry import ROOT
 from scripts.sim import ASSERT_DEFINES
 
-SLANG_COMPAT = ("--allow-use-before-declare",)
+SLANG_COMPAT: tuple[str, ...] = ()
 
 
 def slang_args(test: registry.SimTest) -> list[str]:

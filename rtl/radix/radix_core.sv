@@ -192,6 +192,7 @@ module radix_core #(
   // Walk
   logic [NodeW-1:0] node_q, cand_q, result_q;
   logic [LenW-1:0]  pos_q, split_q, rem_q;   // rem_q = n_q - pos_q, set per edge
+  logic [LenW:0]    leaf_lines_q;             // lines of the new leaf, set in S_DECIDE
   logic [PathW-1:0] depth_q, d_q;
   logic [PageBits-1:0] page_q, tail_page_q;
   logic [LineW-1:0] split_line_q;
@@ -463,6 +464,11 @@ module radix_core #(
   logic             st_issue;
   logic [LineW-1:0] issue_addr;
   logic [31:0]      ob_rd_q, ob_rows_q;
+  // response side (see "response" below): rows read + 1, the last row and its
+  // lanes, and the registered "rows left" flag
+  logic [31:0]      ob_rd1_q, ob_last_row_q;
+  logic [15:0]      ob_tail_q;
+  logic             ob_more_q;
   logic             ob_final_q, ob_issue;
   logic [OutRowW:0] ob_inflight_q;
 
@@ -816,7 +822,6 @@ module radix_core #(
   // The new leaf's length and lines, registered once the walk is over (S_DECIDE
   // and S_D_PROBE2), long before S_D_CHECK and the leaf writer read them.
   logic [LenW-1:0] leaf_len;
-  logic [LenW:0]   leaf_lines_q;
   // Free-list levels as registered flags (the lists do not change during a walk).
   logic            fn_any_q, fn_ge2_q, fl_ok_q;
   always_ff @(posedge clk_i) begin
@@ -1694,9 +1699,9 @@ module radix_core #(
   // "More rows" and "room" are registered flags: each is a cycle late, and
   // both are late on the safe side (rows only grow within a command, room
   // only shrinks by the issue the flag already counts).
-  logic         ob_data_v_q, ob_more_q, ob_room_q;
-  logic [31:0]  ob_rows, ob_rd1_q, ob_last_row_q;
-  logic [15:0]  ob_tail_q, ob_keep_q;
+  logic         ob_data_v_q, ob_room_q;
+  logic [31:0]  ob_rows;
+  logic [15:0]  ob_keep_q;
   logic [511:0] ob_masked;
 
   // Rows stream while the command runs for EVICT and an early MATCH (the

@@ -103,4 +103,5 @@ class FsmBaseTest(BaseTest):
         sb.check("core idle after the last result", status & 1 == 0, f"STATUS={status:#x}")
         cycles = await self.env.read_csr("CYCLES")
         self.logger.info(f"CSRs: {actual}; errors by code {act_codes}; {cycles} cycles")
+        self.figures["csrs"] = {**actual, "CYCLES": cycles}
         assert CSR["CYCLES"] == 25
