@@ -623,12 +623,13 @@ module radix_core #(
         a2_kv_q    <= li_rkv;
         a2_vm_q    <= (a_first ? st_fmask_q : '1) & (a_last ? st_lmask_q : '1);
         // forward links: line k gives k+1 (only needed for k = 0) and k+2,
-        // kept unless the issue logic takes them straight away
-        if (a_first && !byp1) begin
+        // kept unless an issue takes them straight away (a bypass that meets
+        // a stalled issue -- EVICT flow control -- must keep its link)
+        if (a_first && !(byp1 && st_issue)) begin
           st_known_q[LineW +: LineW] <= li_rlink[LineW-1:0];
           st_known_v_q[1] <= 1'b1;
         end
-        if (!byp2) begin
+        if (!(byp2 && st_issue)) begin
           st_known_q[LineW*2'(a_k + 2'd2) +: LineW] <= li_rlink[2*LineW-1:LineW];
           st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
         end
