@@ -22,6 +22,7 @@ from cocotb.triggers import FallingEdge, RisingEdge
 from cocotbext.axi import AxiLiteMaster, AxiResp
 from cocotbext.axi.axil_channels import AxiLiteAWTransaction, AxiLiteWTransaction
 
+from uvm_env.common.pause import random_pause, set_pattern
 from uvm_env.common.regs import M32, RegBlock, Register, parameter_names
 from uvm_env.common.scoreboard_base import ScoreboardBase
 
@@ -172,8 +173,7 @@ class CsrSuite:
         """Reads queued back to back while RREADY is held low at random: each answer is the
         register's own value (RDATA/RRESP held while stalled)."""
         chan = self.master.read_if.r_channel
-        rng = random.Random(self.rng.getrandbits(32))
-        chan.set_pause_generator(iter(lambda: rng.random() < p_stall, None))
+        set_pattern(chan, random_pause(random.Random(self.rng.getrandbits(32)), p_stall))
         try:
             for _ in range(rounds):
                 regs = [r for r in self.block.registers if not r.volatile]
@@ -186,8 +186,7 @@ class CsrSuite:
                     self.sb.compare(f"read of word {w} under R back-pressure", exp, got)
                     self._count("r_backpressure")
         finally:
-            chan.clear_pause_generator()
-            chan.pause = False      # the generator's last value would otherwise stay
+            set_pattern(chan, None)
 
     # ---------------------------------------------------------------- W1C
     async def w1c_strobes(self, reg: Register, hooks: W1cHooks) -> None:
