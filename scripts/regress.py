@@ -267,12 +267,14 @@ def _rel(path: Path) -> str:
 # ---------------------------------------------------------------- CLI
 def regress(seeds: list[int], sims: list[str], workers: int, shard_spec: str = "1/1",
             pattern: str = "", ci: bool = False, root: Path = REGRESS_ROOT,
-            history: Path | None = HISTORY) -> dict:
+            history: Path | None = HISTORY, extra_jobs: tuple[Job, ...] = ()) -> dict:
+    """extra_jobs (e.g. `make test`'s commit-seed runs) join the planned list."""
     index, count = parse_shard(shard_spec)
     tests = select_tests(pattern)
     if not tests:
         raise ValueError(f"TESTS='{pattern}' matches no registered test")
     all_jobs = plan_jobs(tests, sims, seeds, ci=ci)
+    all_jobs += [j for j in extra_jobs if j not in all_jobs]
     if not all_jobs:
         raise ValueError(f"no jobs: none of {[t.name for t in tests]} runs on {','.join(sims)}")
     jobs = shard(all_jobs, index, count)

@@ -22,10 +22,37 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
-from scripts import browser_check, dashboard, formal, lint, regress
+from scripts import browser_check, dashboard, formal, lint, registry, regress
 from scripts.registry import ROOT, SIMULATORS
 
 CI_SEED = 1  # fixed, so CI is reproducible; `make regress` sweeps seeds
+# Also run at a seed derived from the commit (commit_seed()), so each commit explores new
+# stimulus while staying replayable: the constrained-random tests, on Verilator only, to
+# keep CI time in bounds (they add about a fifth of the simulation jobs).
+COMMIT_SEED_TESTS = ("fifo_random", "skid_random", "ram_random", "radix_random",
+                     "radix_errors", "radix_csr_suite", "fsm_random_regex", "fsm_irq",
+                     "fsm_errors", "fsm_csr_suite")
+COMMIT_SEED_SIM = "verilator"
+
+
+def commit_seed(rev: str | None = None) -> int | None:
+    """int of the first 8 hex digits of `git rev-parse HEAD`; None outside a git checkout."""
+    if rev is None:
+        proc = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True)
+        rev = proc.stdout.strip() if proc.returncode == 0 else ""
+    try:
+        return int(rev[:8], 16) if len(rev) >= 8 else None
+    except ValueError:
+        return None
+
+
+def commit_seed_jobs(pattern: str, seed: int | None) -> tuple[regress.Job, ...]:
+    if seed is None or seed == CI_SEED:
+        return ()
+    tests = {t.name for t in regress.select_tests(pattern)}
+    return tuple(regress.Job(name, COMMIT_SEED_SIM, seed) for name in COMMIT_SEED_TESTS
+                 if name in tests and COMMIT_SEED_SIM in registry.TESTS[name].ci_sims)
 
 
 def run_lint() -> tuple[int, int]:
@@ -64,12 +91,22 @@ def run_pytest() -> tuple[int, int]:
 
 
 def run_sims(pattern: str, jobs: int) -> tuple[int, int]:
-    """The CI-sized regression: every test on its ci_sims at CI_SEED, CI sizes."""
+    """The CI-sized regression: every test on its ci_sims at CI_SEED, CI sizes, plus the
+    COMMIT_SEED_TESTS at the commit's seed; a replay line for every job."""
+    seed = commit_seed()
+    extra = commit_seed_jobs(pattern, seed)
+    print(f"simulation seeds: {CI_SEED} (fixed), " + (
+        f"{seed} (from the commit, {len(extra)} tests on {COMMIT_SEED_SIM})"
+        if seed is not None else "none from the commit (not a git checkout)"), flush=True)
     try:
-        summary = regress.regress([CI_SEED], list(SIMULATORS), jobs, "1/1", pattern, ci=True)
+        summary = regress.regress([CI_SEED], list(SIMULATORS), jobs, "1/1", pattern, ci=True,
+                                  extra_jobs=extra)
     except ValueError as exc:
         print(f"regression: {exc}")
         return 0, 1
+    print("replay (CI sizes: add the test's ci_env from scripts/registry.py):")
+    for r in summary["records"]:
+        print(f"    {r['replay']}")
     for r in summary["records"]:
         if not r["passed"]:
             print(f"FAIL {r['test']} sim={r['sim']} seed={r['seed']}: {r['first_error']}\n"

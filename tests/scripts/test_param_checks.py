@@ -27,8 +27,8 @@ import pytest
 from scripts.registry import ROOT, SIMULATORS
 from scripts.sim import sim_build_args
 
-COMMON = ("rtl/common/common_ram_sdp.sv", "rtl/common/common_skid_buffer.sv",
-          "rtl/common/common_fifo_sync.sv")
+COMMON = ("rtl/common/common_ram_sdp.sv", "rtl/common/common_seg_counter.sv",
+          "rtl/common/common_skid_buffer.sv", "rtl/common/common_fifo_sync.sv")
 FSM_PKG = "rtl/fsm/fsm_pkg.sv"
 RADIX = ("rtl/radix/radix_pkg.sv", *COMMON, "rtl/radix/radix_free_stack.sv",
          "rtl/radix/radix_child_index.sv")

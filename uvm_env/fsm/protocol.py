@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The register map is generated from rtl/fsm/fsm_regs.yml (make regs).
+from uvm_env.fsm.csr_regs import CSR, CSR_ERR_BASE, CSR_WORDS, FSM_ID  # noqa: F401
+
 OP_BIND, OP_ADVANCE, OP_VALIDATE, OP_MASK, OP_RESET, OP_QUERY, OP_LOAD, OP_MASK_BATCH = \
     range(1, 9)
 OP_NAMES = {OP_BIND: "BIND", OP_ADVANCE: "ADVANCE", OP_VALIDATE: "VALIDATE", OP_MASK: "MASK",
@@ -28,15 +31,6 @@ CMD_ERRORS = (ST_OPCODE, ST_SLOT, ST_GRAMMAR, ST_VIOLATED, ST_TOKEN)
 LOAD_ERRORS = (ST_LD_LENGTH, ST_LD_MAGIC, ST_LD_VERSION, ST_LD_HDR_CRC, ST_LD_PAY_CRC,
                ST_LD_DIMS, ST_LD_CAPACITY)
 NUM_STATUS = 16
-
-CSR = {name: i for i, name in enumerate((
-    "ID", "CTRL", "STATUS", "IRQ_STATUS", "VIOL_SLOT", "VIOL_POS", "VIOL_TOKEN", "VIOL_COUNT",
-    "LOADED", "LAST_LOAD", "NUM_SLOTS", "NUM_GRAMMARS", "VOCAB_MAX", "WIDTHS", "NS_CAP",
-    "ROW_CAP", "BUS_WIDTHS", "COMMANDS", "ADVANCES", "ACCEPTED", "VALIDATES", "MASKS",
-    "MASK_BEATS", "LOADS_OK", "ERRORS", "CYCLES"))}
-CSR_ERR_BASE = 32
-CSR_WORDS = CSR_ERR_BASE + NUM_STATUS
-FSM_ID = 0x4653_0002
 
 CMD_W = 64
 RSP_W = 128

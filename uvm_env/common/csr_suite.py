@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: Apache-2.0
+"""CsrSuite: OpenTitan-style CSR checks driven from a register description (RegBlock).
+
+hw_reset, rw with every WSTRB pattern, bit-bash, aliasing, unmapped addresses (SLVERR),
+W1C with strobes, W1C racing a new event in the same cycle, reads under R-channel
+back-pressure, and counters read in the background during command traffic. Every
+result goes through the bench's scoreboard (compare/check), so a mismatch fails the test,
+and each step counts what it checked: a step that checked nothing fails too.
+
+Writes with a chosen WSTRB go straight to the master's AW/W/B channels (the master's
+own write() always sets full strobes); the master must have no write of its own in
+flight then. The W1C race drives the AW/W pins itself (see clear_racing_event).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import cocotb
+from cocotb.triggers import FallingEdge, RisingEdge
+from cocotbext.axi import AxiLiteMaster, AxiResp
+from cocotbext.axi.axil_channels import AxiLiteAWTransaction, AxiLiteWTransaction
+
+from uvm_env.common.pause import random_pause, set_pattern
+from uvm_env.common.regs import M32, RegBlock, Register, parameter_names
+from uvm_env.common.scoreboard_base import ScoreboardBase
+
+OKAY, SLVERR = int(AxiResp.OKAY), int(AxiResp.SLVERR)
+
+
+def strobe_mask(strb: int) -> int:
+    """The bit mask of the bytes a WSTRB enables."""
+    return sum(0xFF << (8 * i) for i in range(4) if strb >> i & 1)
+
+
+def merge(reg: Register, old: int, data: int, strb: int) -> int:
+    """What a register holds after a write of data with strb (RW bytes merge, W1C clears)."""
+    bytes_on = strobe_mask(strb)
+    rw = reg.mask_of("RW") & bytes_on
+    w1c = reg.mask_of("W1C") & bytes_on & data
+    return ((old & ~rw) | (data & rw)) & ~w1c & M32
+
+
+class W1cHooks:
+    """What a bench supplies for the W1C steps."""
+
+    async def raise_event(self) -> None:
+        """Cause one event that sets the W1C bit, and wait until its command is done."""
+        raise NotImplementedError
+
+    async def clear_models(self) -> None:
+        """The W1C bit was cleared: bring the bench's own models in line."""
+
+    async def after_race(self, offset: int) -> None:
+        """Check what the racing event wrote besides the W1C bit."""
+
+
+class CsrSuite:
+    def __init__(self, block: RegBlock, master: AxiLiteMaster, clock: object,
+                 params: dict[str, int], sb: ScoreboardBase, rng: random.Random) -> None:
+        self.block, self.master, self.clock, self.sb, self.rng = block, master, clock, sb, rng
+        # Expected value of every register the suite can predict (not the volatile ones).
+        self.mirror = {r.index: r.reset_value(params) for r in block.registers}
+        self.counts: dict[str, int] = {}
+
+    # ---------------------------------------------------------------- access
+    def _count(self, step: str, n: int = 1) -> None:
+        if step not in self.counts:
+            self.sb.logger.info(f"CSR suite: {step}")
+        self.counts[step] = self.counts.get(step, 0) + n
+
+    async def read(self, word: int) -> tuple[int, int]:
+        rsp = await self.master.read(4 * word, 4)
+        return int.from_bytes(rsp.data, "little"), int(rsp.resp)
+
+    async def write(self, word: int, data: int, strb: int = 0xF) -> int:
+        wi = self.master.write_if
+        await wi.aw_channel.send(AxiLiteAWTransaction(awaddr=4 * word, awprot=0))
+        await wi.w_channel.send(AxiLiteWTransaction(wdata=data & M32, wstrb=strb))
+        return int((await wi.b_channel.recv()).bresp)
+
+    async def write_reg(self, reg: Register, data: int, strb: int, step: str) -> None:
+        """Write, check the response, and update the mirror."""
+        resp = await self.write(reg.index, data, strb)
+        self.sb.compare(f"{step}: {reg.name} write response", OKAY if reg.writable else SLVERR,
+                        resp)
+        self.mirror[reg.index] = merge(reg, self.mirror[reg.index], data, strb)
+
+    async def expect(self, reg: Register, step: str) -> None:
+        value, resp = await self.read(reg.index)
+        self.sb.compare(f"{step}: {reg.name} read response", OKAY, resp)
+        if not reg.volatile:
+            self.sb.compare(f"{step}: {reg.name}", self.mirror[reg.index], value)
+        self._count(step)
+
+    async def expect_all(self, step: str) -> None:
+        for reg in self.block.registers:
+            await self.expect(reg, step)
+
+    def require(self, steps: tuple[str, ...] = ()) -> None:
+        """Each step (default: all) must have checked something."""
+        for step in steps or self.STEPS:
+            self.sb.check(f"CSR suite step {step} ran", self.counts.get(step, 0) > 0,
+                          f"{self.counts.get(step, 0)} checks")
+
+    @classmethod
+    def on_dut(cls, block: RegBlock, master: AxiLiteMaster, clock: object, dut: object,
+               sb: ScoreboardBase, rng: random.Random) -> CsrSuite:
+        """The suite with reset values evaluated on the DUT's own parameters."""
+        params = {name: int(getattr(dut, name).value) for name in parameter_names(block)}
+        return cls(block, master, clock, params, sb, rng)
+
+    # ---------------------------------------------------------------- the steps
+    # Every step the suite has; require() them at the end of a test that ran them all.
+    STEPS = ("hw_reset", "unmapped", "rw", "bit_bash", "aliasing", "r_backpressure",
+             "w1c strobes", "w1c race same cycle", "background")
+
+    async def register_steps(self) -> None:
+        """The steps that need no core traffic, from the idle state after reset."""
+        await self.hw_reset()
+        await self.unmapped()
+        await self.rw_strobes()
+        await self.bit_bash()
+        await self.aliasing()
+        await self.reads_under_backpressure()
+
+    async def hw_reset(self) -> None:
+        await self.expect_all("hw_reset")
+
+    async def unmapped(self) -> None:
+        """Every unmapped word answers SLVERR with data 0, on reads and writes; no write to
+        one changes a register."""
+        for word in self.block.unmapped():
+            value, resp = await self.read(word)
+            self.sb.compare(f"unmapped read {word}", (SLVERR, 0), (resp, value))
+            wr = await self.write(word, self.rng.getrandbits(32))
+            self.sb.compare(f"unmapped write {word}", SLVERR, wr)
+            self._count("unmapped")
+        await self.expect_all("unmapped")
+
+    async def rw_strobes(self) -> None:
+        """Every WSTRB pattern on every writable register: the expected byte merge."""
+        for reg in self.block.registers:
+            if not reg.writable:
+                continue
+            for strb in self.rng.sample(range(16), 16):
+                await self.write_reg(reg, self.rng.getrandbits(32), strb, f"rw strb={strb:#x}")
+                await self.expect(reg, "rw")
+
+    async def bit_bash(self) -> None:
+        """Walking 1s and 0s on writable registers; read-only bits never move. Read-only
+        registers take all-ones, zero and a checkerboard with SLVERR and keep their value."""
+        for reg in self.block.registers:
+            pats = ([1 << b for b in range(32)] + [M32 ^ (1 << b) for b in range(32)]
+                    if reg.writable else [M32, 0, 0xA5A5_A5A5])
+            for data in pats:
+                await self.write_reg(reg, data, 0xF, "bit_bash")
+                await self.expect(reg, "bit_bash")
+            await self.write_reg(reg, 0, 0xF, "bit_bash")
+
+    async def aliasing(self) -> None:
+        """Write each writable register, then read every register: only it changed."""
+        for reg in self.block.registers:
+            if not reg.writable:
+                continue
+            await self.write_reg(reg, self.rng.getrandbits(32) | reg.mask_of("RW"), 0xF,
+                                 "aliasing")
+            await self.expect_all("aliasing")
+            await self.write_reg(reg, 0, 0xF, "aliasing")
+
+    async def reads_under_backpressure(self, p_stall: float = 0.7, rounds: int = 3) -> None:
+        """Reads queued back to back while RREADY is held low at random: each answer is the
+        register's own value (RDATA/RRESP held while stalled)."""
+        chan = self.master.read_if.r_channel
+        set_pattern(chan, random_pause(random.Random(self.rng.getrandbits(32)), p_stall))
+        try:
+            for _ in range(rounds):
+                regs = [r for r in self.block.registers if not r.volatile]
+                words = [r.index for r in self.rng.sample(regs, len(regs))]
+                words += self.rng.sample(self.block.unmapped(), 4)
+                tasks = [cocotb.start_soon(self.read(w)) for w in words]
+                for w, task in zip(words, tasks, strict=True):
+                    got = await task
+                    exp = (self.mirror[w], OKAY) if w in self.mirror else (0, SLVERR)
+                    self.sb.compare(f"read of word {w} under R back-pressure", exp, got)
+                    self._count("r_backpressure")
+        finally:
+            set_pattern(chan, None)
+
+    # ---------------------------------------------------------------- W1C
+    async def w1c_strobes(self, reg: Register, hooks: W1cHooks) -> None:
+        """With the W1C bit set, a write of all ones clears it only if its strobe covers
+        the bit's byte."""
+        bit = reg.mask_of("W1C")
+        for strb in self.rng.sample(range(16), 16):
+            await hooks.raise_event()
+            self.mirror[reg.index] |= bit
+            await self.expect(reg, "w1c set")
+            await self.write_reg(reg, M32, strb, f"w1c strb={strb:#x}")
+            if strobe_mask(strb) & bit:
+                await hooks.clear_models()
+            await self.expect(reg, "w1c strobes")
+        await self.clear(reg, hooks)
+
+    async def clear(self, reg: Register, hooks: W1cHooks) -> None:
+        await self.write_reg(reg, M32, 0xF, "w1c clear")
+        await hooks.clear_models()
+        await self.expect(reg, "w1c clear")
+
+    async def clear_racing_event(self, reg: Register, event: object, offset: int,
+                                 limit: int = 20_000) -> bool:
+        """Drive a W1C write of reg so that it is taken on the clock edge that ends the
+        cycle `offset` cycles after `event` (a core-to-CSR event pulse) is seen high.
+
+        The event is sampled at a falling edge, where the core's registered outputs are
+        settled; the AW/W pins are then driven at once and the slave (AWREADY = WREADY =
+        AWVALID & WVALID & !BVALID) takes the write on the next rising edge: the edge on
+        which it also registers the event. The master must be idle; its B sink collects
+        the response, read back here. Returns whether the event was high in the cycle
+        the write landed."""
+        bus = self.master.write_if.aw_channel.bus
+        wbus = self.master.write_if.w_channel.bus
+        for _ in range(limit):
+            await FallingEdge(self.clock)
+            if int(event.value):
+                break
+        else:
+            raise AssertionError(f"W1C race: the event never came in {limit} cycles")
+        for _ in range(offset):
+            await FallingEdge(self.clock)
+        landed_with_event = bool(int(event.value))
+        bus.awaddr.value = 4 * reg.index
+        wbus.wdata.value = M32
+        wbus.wstrb.value = 0xF
+        bus.awvalid.value = 1
+        wbus.wvalid.value = 1
+        await RisingEdge(self.clock)
+        taken = bool(int(bus.awready.value)) and bool(int(wbus.wready.value))
+        bus.awvalid.value = 0
+        wbus.wvalid.value = 0
+        self.sb.check(f"W1C race write taken (offset {offset})", taken, "AWREADY/WREADY low")
+        resp = int((await self.master.write_if.b_channel.recv()).bresp)
+        self.sb.compare(f"W1C race write response (offset {offset})", OKAY, resp)
+        return landed_with_event
+
+    async def w1c_race(self, reg: Register, event: object, hooks: W1cHooks,
+                       rounds: int = 4) -> None:
+        """The W1C bit is pending; a clear lands in the cycle of a new event (offset 0:
+        the event must survive) or one cycle after it (offset 1: the clear wins)."""
+        bit = reg.mask_of("W1C")
+        for r in range(rounds):
+            for offset in (0, 1):
+                await hooks.raise_event()
+                self.mirror[reg.index] |= bit
+                await self.expect(reg, "w1c race pending")
+                racer = cocotb.start_soon(self.clear_racing_event(reg, event, offset))
+                if offset == 0:
+                    await hooks.clear_models()    # the clear is not later than the event
+                await hooks.raise_event()
+                with_event = await racer
+                if offset == 1:
+                    await hooks.clear_models()
+                self.mirror[reg.index] = (self.mirror[reg.index] & ~bit) | (
+                    bit if with_event else 0)
+                await self.expect(reg, f"w1c race offset {offset}")
+                await hooks.after_race(offset)
+                if offset == 0:
+                    self.sb.check(f"W1C race {r}: clear and event in one cycle", with_event,
+                                  "the event was not high in the write's cycle")
+                    self._count("w1c race same cycle", int(with_event))
+                await self.clear(reg, hooks)
+
+    # ---------------------------------------------------------------- background
+    async def background_counters(self, done: Callable[[], bool]) -> dict[str, int]:
+        """Read the counters in random order until done(): each must never decrease.
+        Returns the last values read."""
+        counters = [r for r in self.block.registers if r.counter]
+        last: dict[str, int] = {}
+        while not done():
+            reg = self.rng.choice(counters)
+            value, resp = await self.read(reg.index)
+            self.sb.compare(f"background read {reg.name} response", OKAY, resp)
+            prev = last.get(reg.name, 0)
+            self.sb.check(f"counter {reg.name} monotonic", value >= prev,
+                          f"{value} after {prev}")
+            last[reg.name] = value
+            self._count("background")
+        return last
