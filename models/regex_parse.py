@@ -80,7 +80,7 @@ def complement(x: CodeSet) -> CodeSet:
 _DIGIT = normalise([(0x30, 0x39)])
 _WORD = normalise([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)])
 _SPACE = normalise([(0x09, 0x0D), (0x20, 0x20)])  # regex.ASCII \s
-_SHORTHANDS: dict[str, CodeSet] = {
+ASCII_SHORTHANDS: dict[str, CodeSet] = {
     "d": _DIGIT,
     "D": complement(_DIGIT),
     "w": _WORD,
@@ -279,7 +279,7 @@ class RegexParser:
         """What \\d \\w \\s \\D \\W \\S match. A subclass that must be sound under
         two regex flavours takes the narrow reading where a set adds characters and
         the wide one inside a negated class, where it takes them away."""
-        return _SHORTHANDS[letter]
+        return ASCII_SHORTHANDS[letter]
 
     def parse_escape(self, in_class: bool, negated: bool = False) -> CodeSet:
         p = self.p
@@ -288,7 +288,7 @@ class RegexParser:
             raise self.error("trailing backslash", pos)
         c = p[pos + 1]
         self.i = pos + 2
-        if c in _SHORTHANDS:
+        if c in ASCII_SHORTHANDS:
             return self.shorthand(c, in_class and negated)
         if c in _SIMPLE_ESCAPES:
             return ((_SIMPLE_ESCAPES[c],) * 2,)
