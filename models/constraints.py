@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from models.json_schema import check_regex_dialect, escape_literal, schema_to_regex
 
 if TYPE_CHECKING:
-    from models.token_fsm import TokenTables
+    from models.token_tables import TokenTables
     from models.vocab import Vocabulary
 
 __all__ = [

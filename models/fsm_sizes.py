@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.table_image import SECTION_NAMES, section_arrays, storage_bits
-from models.token_fsm import TokenTables
+from models.token_tables import TokenTables
 
 WORD_BITS = 512
 URAM_DEPTH, BRAM_DEPTH = 4096, 512

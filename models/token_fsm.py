@@ -20,137 +20,30 @@ start: the start state is always 0 and FINAL (if the vocabulary has EOS) is the
 last state.  Token class 0 is "rejected everywhere" (specials, empty tokens,
 tokens the grammar can never use); class 1 is EOS when there is one.
 
-CLI: ``python -m models.token_fsm compile|check ...`` (see ``main``).
+The tables themselves are ``models.token_tables.TokenTables`` (re-exported
+here); the command line is ``python -m models.token_fsm_cli compile|check``.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from models.regex_dfa import ByteDFA, bfs_order, compile_regex, refine_partition
+from models.token_tables import REJECT_CLASS, TokenTables, compress_next_state, expand_next_state
 from models.vocab import Vocabulary
 
-REJECT_CLASS = 0
-
-
-@dataclass(eq=False)
-class TokenTables:
-    """Everything the RTL needs; widths and reserved codes derive from the dims."""
-
-    vocab_size: int
-    num_states: int
-    num_classes: int
-    start: int
-    eos_id: int | None
-    final_state: int | None
-    token_class: np.ndarray  # (vocab_size,) int32
-    next_state: np.ndarray  # (num_classes, num_states) int32, `reject` = no transition
-    accepting: np.ndarray  # (num_states,) bool
-    mask_index: np.ndarray  # (num_states,) int32, `empty_row` = all-zero mask, not stored
-    mask_rows: np.ndarray  # (num_mask_rows, words_per_row) uint32, bit i of the row = token i
-    forced_token: np.ndarray  # (num_states,) int32, 0 where not forced
-    forced_valid: np.ndarray  # (num_states,) bool
-    # Row-displaced ("comb vector") next-state table, the one the image and the RTL
-    # hold: next of (s, c) is comb_next[row_base[s] + c] if comb_check[...] == s,
-    # else no transition.  ``next_state`` above is its dense expansion.
-    row_base: np.ndarray = None  # type: ignore[assignment]  # (num_states,) int32
-    comb_next: np.ndarray = None  # type: ignore[assignment]  # (comb_size,) int32
-    comb_check: np.ndarray = None  # type: ignore[assignment]  # (comb_size,) int32
-
-    def __post_init__(self) -> None:
-        if self.row_base is None:
-            self.row_base, self.comb_next, self.comb_check = compress_next_state(
-                self.next_state, self.reject
-            )
-
-    @property
-    def comb_size(self) -> int:
-        return int(self.comb_next.shape[0])
-
-    @property
-    def base_bits(self) -> int:
-        return max(1, (self.comb_size - 1).bit_length())
-
-    def lookup(self, state: int, cls: int) -> int:
-        """Next state of (state, class) from the compressed table, or ``reject``."""
-        i = int(self.row_base[state]) + cls
-        return int(self.comb_next[i]) if int(self.comb_check[i]) == state else self.reject
-
-    @property
-    def num_mask_rows(self) -> int:
-        return int(self.mask_rows.shape[0])
-
-    @property
-    def words_per_row(self) -> int:
-        return (self.vocab_size + 31) // 32
-
-    @property
-    def state_bits(self) -> int:
-        # One more code than states, so the all-ones reject code is never a state.
-        return max(1, self.num_states.bit_length())
-
-    @property
-    def reject(self) -> int:
-        return (1 << self.state_bits) - 1
-
-    @property
-    def class_bits(self) -> int:
-        return max(1, (self.num_classes - 1).bit_length())
-
-    @property
-    def row_bits(self) -> int:
-        return max(1, self.num_mask_rows.bit_length())
-
-    @property
-    def empty_row(self) -> int:
-        return (1 << self.row_bits) - 1
-
-    @property
-    def token_bits(self) -> int:
-        return max(1, (self.vocab_size - 1).bit_length())
-
-    def table_bits(self) -> dict[str, int]:
-        """Logical size of each table in bits (minimum widths, no padding), with the
-        compressed next-state table (``dense_next_state_bits`` gives the dense one)."""
-        s = self.num_states
-        return {
-            "token_class": self.vocab_size * self.class_bits,
-            "row_base": s * self.base_bits,
-            "comb": self.comb_size * 2 * self.state_bits,
-            "accepting": s,
-            "mask_index": s * self.row_bits,
-            "mask_rows": self.num_mask_rows * self.words_per_row * 32,
-            "forced_token": s * self.token_bits,
-            "forced_valid": s,
-        }
-
-    def dense_next_state_bits(self) -> int:
-        return self.num_classes * self.num_states * self.state_bits
-
-    def same_as(self, other: TokenTables) -> bool:
-        scalars = ("vocab_size", "num_states", "num_classes", "start", "eos_id", "final_state")
-        arrays = (
-            "token_class",
-            "next_state",
-            "accepting",
-            "mask_index",
-            "mask_rows",
-            "forced_token",
-            "forced_valid",
-            "row_base",
-            "comb_next",
-            "comb_check",
-        )
-        return all(getattr(self, f) == getattr(other, f) for f in scalars) and all(
-            np.array_equal(getattr(self, f), getattr(other, f)) for f in arrays
-        )
+__all__ = [
+    "REJECT_CLASS",
+    "BuildInfo",
+    "TokenFSM",
+    "TokenTables",
+    "compress_next_state",
+    "expand_next_state",
+]
 
 
 @dataclass(eq=False)
@@ -525,79 +418,6 @@ def _bfs_order(class_rows: np.ndarray, start: int, n: int) -> np.ndarray:
     return bfs_order(np.ascontiguousarray(class_rows[:, :n].T), start)
 
 
-#: Rows with at least this many live classes search only the last
-#: ``_FIT_WINDOW`` bases before the end of the filled part (see compress_next_state).
-_WIDE_ROW = 8
-_FIT_WINDOW = 2048
-
-
-def compress_next_state(
-    next_state: np.ndarray, reject: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row displacement ("comb vector") of a (classes, states) next-state table.
-
-    Returns ``row_base`` (states,), ``comb_next`` and ``comb_check`` (comb_size,):
-    entry ``row_base[s] + c`` holds (next, s) for every class ``c`` with a
-    transition from ``s``; a free entry holds (reject, reject), and reject is never
-    a state.  ``comb_size = max(row_base) + classes``, so ``row_base[s] + c`` is in
-    range for every class without a bound check.
-
-    Rows go in decreasing order of live classes (ties: lower state first); each
-    takes the lowest base where none of its live entries hits a used one (first
-    fit), searching from the lowest free entry.  Rows with ``_WIDE_ROW`` or more
-    live classes search only the last ``_FIT_WINDOW`` bases before the end of the
-    filled part: exact first fit is within 6% on the financial-summary schema
-    (1,355,537 entries against 1,436,359) but takes minutes instead of seconds."""
-    num_classes, num_states = next_state.shape
-    live = next_state != reject
-    order = np.argsort(-live.sum(axis=0), kind="stable")
-    occ = np.zeros(max(1024, 2 * int(live.sum()) + 4 * num_classes), dtype=bool)
-    base = np.zeros(num_states, dtype=np.int64)
-    first_free = 0
-    top = 0  # every entry at or past `top` is free
-    chunk = 2048
-    for s in order.tolist():
-        cols = np.flatnonzero(live[:, s])
-        if len(cols) == 0:
-            continue
-        lo = max(0, first_free - int(cols[0]))
-        hi = max(lo, top - int(cols[0]))  # the row always fits at hi
-        if len(cols) >= _WIDE_ROW:
-            lo = max(lo, hi - _FIT_WINDOW)
-        while top + 2 * num_classes + chunk >= len(occ):
-            occ = np.concatenate([occ, np.zeros(len(occ), dtype=bool)])
-        b = hi
-        for start in range(lo, hi, chunk):
-            cand = np.arange(start, min(hi, start + chunk))
-            hit = np.flatnonzero(~occ[cand[None, :] + cols[:, None]].any(axis=0))
-            if len(hit):
-                b = int(cand[hit[0]])
-                break
-        base[s] = b
-        occ[b + cols] = True
-        top = max(top, b + int(cols[-1]) + 1)
-        while occ[first_free]:
-            first_free += 1
-    size = int(base.max(initial=0)) + num_classes
-    comb_next = np.full(size, reject, dtype=np.int32)
-    comb_check = np.full(size, reject, dtype=np.int32)
-    cls, st = np.nonzero(live)
-    comb_next[base[st] + cls] = next_state[cls, st]
-    comb_check[base[st] + cls] = st
-    return base.astype(np.int32), comb_next, comb_check
-
-
-def expand_next_state(
-    row_base: np.ndarray, comb_next: np.ndarray, comb_check: np.ndarray, num_classes: int,
-    reject: int,
-) -> np.ndarray:
-    """The dense (classes, states) table a comb encodes (the inverse of compress)."""
-    idx = row_base[None, :].astype(np.int64) + np.arange(num_classes)[:, None]
-    states = np.arange(len(row_base))[None, :]
-    hit = comb_check[idx] == states
-    return np.where(hit, comb_next[idx], reject).astype(np.int32)
-
-
 def _mask_rows(
     allowed_cls: np.ndarray, token_class: np.ndarray, vocab_size: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -627,115 +447,7 @@ def _mask_rows(
     return mask_index, padded.view("<u4").astype(np.uint32)
 
 
-# ----------------------------------------------------------------------------
-# CLI
-# ----------------------------------------------------------------------------
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m models.token_fsm", description="Compile and check token-FSM table images."
-    )
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    comp = sub.add_parser("compile", help="regex or JSON schema -> table image + .hex files")
-    src = comp.add_mutually_exclusive_group(required=True)
-    src.add_argument("--regex", help="pattern in the dialect of docs/regex-dialect.md")
-    src.add_argument("--schema", type=Path, help="JSON schema file (via models.json_schema)")
-    comp.add_argument(
-        "--vocab", default="gpt2", help="gpt2, or a .tiktoken / tokenizer.json / tekken .json path"
-    )
-    comp.add_argument("-o", "--out", type=Path, required=True, help="output directory")
-    comp.add_argument("--name", default="fsm", help="image file stem (default: fsm)")
-    comp.add_argument(
-        "--banks", type=int, default=2, help="banks for the size report (default 2: one + spare)"
-    )
-    chk = sub.add_parser("check", help="validate a token sequence against an image")
-    chk.add_argument("--image", type=Path, required=True)
-    chk.add_argument(
-        "--tokens", required=True, help="comma/space separated ids, or a file containing them"
-    )
-    args = parser.parse_args(argv)
-    try:
-        return _cmd_compile(args) if args.cmd == "compile" else _cmd_check(args)
-    except (ValueError, OSError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-
-
-def load_vocab(spec: str) -> Vocabulary:
-    """``gpt2`` or a vocabulary file, recognised by name and content."""
-    if spec == "gpt2":
-        return Vocabulary.gpt2()
-    path = Path(spec)
-    if path.suffix == ".tiktoken":
-        return Vocabulary.from_tiktoken(path)
-    if path.suffix == ".json":
-        head = json.loads(path.read_text(encoding="utf-8"))
-        if "config" in head and "vocab" in head and isinstance(head["vocab"], list):
-            return Vocabulary.from_tekken(path)
-        return Vocabulary.from_hf_tokenizer_json(path)
-    raise ValueError(f"unknown vocabulary {spec!r}: use gpt2, *.tiktoken or *.json")
-
-
-def _cmd_compile(args: argparse.Namespace) -> int:
-    from models.table_image import export_image, export_readmemh
-
-    if args.schema is not None:
-        try:
-            from models.json_schema import schema_to_regex
-        except ImportError as exc:  # it ships with the package: only a broken install
-            raise RuntimeError(
-                f"--schema needs models.json_schema.schema_to_regex, which failed to import ({exc})"
-            ) from exc
-        pattern = schema_to_regex(json.loads(args.schema.read_text(encoding="utf-8")))
-    else:
-        pattern = args.regex
-    vocab = load_vocab(args.vocab)
-    t0 = time.perf_counter()
-    dfa = compile_regex(pattern)
-    fsm = TokenFSM.build(dfa, vocab)
-    seconds = time.perf_counter() - t0
-    args.out.mkdir(parents=True, exist_ok=True)
-    image = args.out / f"{args.name}.bin"
-    sizes = export_image(fsm.tables, image)
-    export_readmemh(fsm.tables, args.out)
-    t = fsm.tables
-    print(f"pattern      : {pattern}")
-    print(f"vocabulary   : {vocab.name} ({len(vocab)} tokens, eos={vocab.eos_id})")
-    print(f"byte DFA     : {dfa.num_states} states, {dfa.num_classes} byte classes")
-    print(
-        f"token FSM    : {t.num_states} states, {t.num_classes} classes, "
-        f"{t.num_mask_rows} distinct mask rows, {int(t.forced_valid.sum())} forced states"
-    )
-    print(
-        f"widths       : state {t.state_bits}, class {t.class_bits}, row {t.row_bits}, "
-        f"token {t.token_bits} bits"
-    )
-    for name, nbytes in sizes.items():
-        print(f"  {name:<13}: {nbytes:>10,} bytes")
-    from models.fsm_sizes import format_report, report
-
-    print(f"sizes        : {format_report(args.name, report(t, banks=args.banks))}")
-    print(f"image        : {image} ({image.stat().st_size:,} bytes), built in {seconds:.3f} s")
-    return 0
-
-
-def _cmd_check(args: argparse.Namespace) -> int:
-    from models.table_image import load_image
-
-    text = args.tokens
-    path = Path(text)
-    if path.is_file():
-        text = path.read_text(encoding="utf-8")
-    tokens = [int(x) for x in text.replace(",", " ").split()]
-    fsm = TokenFSM.from_tables(load_image(args.image))
-    first = fsm.validate(tokens)
-    print(first)
-    return 0 if first < 0 else 1
-
-
 if __name__ == "__main__":
-    # Re-import by package name so classes are shared with models.table_image.
-    from models.token_fsm import main as _main
-
-    sys.exit(_main())
+    # The command line lives above the builder so that nothing here imports the
+    # image writer or the size report (which import this module).
+    sys.exit("the command line is: python -m models.token_fsm_cli compile|check ...")

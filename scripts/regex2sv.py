@@ -21,8 +21,8 @@ valid before the first byte (the empty string). The table-driven core
 (rtl/fsm) runs any grammar it is loaded with; this generator is the
 alternative for one fixed pattern: no memories, one state step per cycle.
 
-``generated_sim_test(...)`` is the test registry's hook for the `fsm_regex2sv`
-simulation test: the SimTest it returns (re)generates the modules it lists into
+``GeneratedSimTest`` is the test registry's hook for the `fsm_regex2sv`
+simulation test: this SimTest subclass (re)generates the modules it lists into
 build/gen/regex2sv/ whenever its ``sources()`` are asked for, so `make sim`,
 `make test` and `make lint` all see them without any other step.
 """
@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from models.regex_dfa import ByteDFA, RegexError, compile_regex
+from scripts.sim_test import SimTest
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN_DIR = ROOT / "build" / "gen" / "regex2sv"
@@ -247,41 +248,30 @@ def render_bank(infos: list[GenInfo], top: str) -> str:
 # ----------------------------------------------------------------------------
 
 
-_GENERATED_CLASS: list[type] = []
-
-
-def generated_sim_test(**kw: object) -> object:
+@dataclass(frozen=True)
+class GeneratedSimTest(SimTest):
     """A SimTest whose DUT is generated (for scripts/registry.py).
 
     ``regexes`` is ((module name, pattern), ...); the DUT top (``top``)
     instantiates them all. Its file list names the generated files (so every
     flow that reads file lists sees the same sources); its ``sources()``
-    generates them first;
-    generation is cheap and idempotent (a file is rewritten only when its text
-    changes). The class is made on first use: the registry imports this module
-    while it is itself being imported, so SimTest cannot be imported above."""
-    if not _GENERATED_CLASS:
-        from scripts.registry import SimTest
+    generates them first; generation is cheap and idempotent (a file is
+    rewritten only when its text changes)."""
 
-        @dataclass(frozen=True)
-        class GeneratedSimTest(SimTest):
-            regexes: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    regexes: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
-            def sources(self) -> list[Path]:
-                infos = [generate(pattern, name, GEN_DIR) for name, pattern in self.regexes]
-                top_path = GEN_DIR / f"{self.top}.sv"
-                text = render_bank(infos, self.top)
-                if not top_path.exists() or top_path.read_text() != text:
-                    top_path.write_text(text)
-                listed = super().sources()
-                made = [*(i.path for i in infos), top_path]
-                if {p.resolve() for p in made} - {p.resolve() for p in listed}:
-                    raise ValueError(f"{self.name}: its file lists {self.filelists} must name "
-                                     f"every generated file: {[p.name for p in made]}")
-                return listed
-
-        _GENERATED_CLASS.append(GeneratedSimTest)
-    return _GENERATED_CLASS[0](**kw)
+    def sources(self) -> list[Path]:
+        infos = [generate(pattern, name, GEN_DIR) for name, pattern in self.regexes]
+        top_path = GEN_DIR / f"{self.top}.sv"
+        text = render_bank(infos, self.top)
+        if not top_path.exists() or top_path.read_text() != text:
+            top_path.write_text(text)
+        listed = super().sources()
+        made = [*(i.path for i in infos), top_path]
+        if {p.resolve() for p in made} - {p.resolve() for p in listed}:
+            raise ValueError(f"{self.name}: its file lists {self.filelists} must name "
+                             f"every generated file: {[p.name for p in made]}")
+        return listed
 
 
 # ----------------------------------------------------------------------------

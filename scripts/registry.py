@@ -9,48 +9,12 @@ which parameters, and which pyuvm test class in which module drives it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
 
-ROOT = Path(__file__).resolve().parent.parent
-SIMULATORS = ("verilator", "icarus")
+from scripts import regex2sv
+from scripts.sim_test import ROOT, SIMULATORS, SimTest
 
-
-@dataclass(frozen=True)
-class SimTest:
-    name: str
-    block: str  # common | radix | fsm | top
-    top: str  # HDL toplevel module
-    module: str  # Python module holding the pyuvm test
-    testcase: str  # pyuvm uvm_test subclass to run
-    description: str
-    filelists: tuple[str, ...]  # rtl/<blk>/<blk>.f, in compile order
-    parameters: Mapping[str, object] = field(default_factory=dict)
-    sims: tuple[str, ...] = SIMULATORS
-    ci_sims: tuple[str, ...] = SIMULATORS
-    env: Mapping[str, str] = field(default_factory=dict)  # knobs for every run
-    ci_env: Mapping[str, str] = field(default_factory=dict)  # overrides for `make test`
-
-    def sources(self) -> list[Path]:
-        """Source files in compile order, read from the block file lists."""
-        files: list[Path] = []
-        for flist in self.filelists:
-            fpath = ROOT / flist
-            for line in fpath.read_text().splitlines():
-                line = line.split("//")[0].strip()
-                if line:
-                    files.append(fpath.parent / line)
-        return files
-
-    def include_dirs(self) -> list[Path]:
-        return sorted({(ROOT / f).parent for f in self.filelists} | {ROOT / "rtl/common"})
-
-    def config_key(self) -> str:
-        """Names one DUT build: same top and parameters share a build."""
-        params = "_".join(f"{k}{v}" for k, v in sorted(self.parameters.items()))
-        return f"{self.top}-{params}" if params else self.top
-
+__all__ = ["ROOT", "SIMULATORS", "TESTS", "SimTest", "get"]
 
 def _freeze(**kw: str) -> Mapping[str, str]:
     return MappingProxyType(dict(kw))
@@ -523,7 +487,7 @@ TESTS: dict[str, SimTest] = {
         ),
         # Its DUT is generated: sources() runs scripts/regex2sv.py into build/gen/regex2sv/
         # first (the patterns are scripts.regex2sv.TEST_REGEXES).
-        __import__("scripts.regex2sv").regex2sv.generated_sim_test(
+        regex2sv.GeneratedSimTest(
             name="fsm_regex2sv",
             block="fsm",
             top="fsm_regex2sv_top",
@@ -531,7 +495,7 @@ TESTS: dict[str, SimTest] = {
             testcase="FsmRegex2svTest",
             description="regex2sv modules (summary regex and 6 more) vs regex.fullmatch per byte",
             filelists=("rtl/fsm/fsm_regex2sv.f",),
-            regexes=__import__("scripts.regex2sv").regex2sv.TEST_REGEXES,
+            regexes=regex2sv.TEST_REGEXES,
             sims=("verilator",),
             ci_sims=("verilator",),
             env=_freeze(N_STRINGS="1200"),

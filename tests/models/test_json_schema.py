@@ -6,6 +6,10 @@ valid instances from a seeded generator must match, near-miss mutations that
 jsonschema rejects must not, and strings sampled from the compiled ByteDFA
 must validate. Replay a failing seed with `pytest -k <test> ` + the seed
 printed in the assertion message.
+
+Length: one suite for one compiler: the schemas, the instance generator and the
+mutators at the top are shared by nearly every test below, and most of the
+length is case tables (patterns, unsupported keywords) that read best in one place.
 """
 
 from __future__ import annotations

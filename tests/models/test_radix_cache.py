@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Directed tests: one or more per rule of SGLang's RadixCache (docs/radix-model.md), plus
-bad-input refusals."""
+bad-input refusals.
+
+Length: one short test per rule, in the order of docs/radix-model.md, so the file
+reads as the checklist of that document; splitting it would split the checklist.
+"""
 
 from __future__ import annotations
 

@@ -560,7 +560,7 @@ def test_dfa_sample_helpers():
                          [SUMMARY_REGEX, r"\d{4}-\d{2}-\d{2}", r"(a|aa|b){2,9}c", r".{0,3}"])
 def test_acyclic_minimiser_agrees_with_moore(pattern):
     """Both minimisers of refine_partition give the same grouping on acyclic DFAs."""
-    from models import regex_dfa as rd
+    from models import dfa_minimise as rd
 
     big = compile_regex(pattern, minimise=False)
     labels = big.accepting.astype(np.int64)

@@ -11,7 +11,11 @@ points it can still become (Unicode Table 3-7, surrogates excluded); t is
 allowed iff fullmatch(text + chr(c), partial=True) for some c in the range.
 Testing c in {lo, hi} and every code point named in the pattern +-1 is exact:
 every set in this dialect is a union of intervals whose ends are such points
-(shorthands are ASCII; '.' and negations only remove named points)."""
+(shorthands are ASCII; '.' and negations only remove named points).
+
+Length: the oracle above (partial-match with incomplete UTF-8 tails) is the
+bulk of the file and every test here uses it; keeping them together keeps the
+oracle next to what it checks."""
 
 from __future__ import annotations
 

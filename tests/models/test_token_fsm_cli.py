@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`python -m models.token_fsm compile|check`."""
+"""`python -m models.token_fsm_cli compile|check`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import types
 import pytest
 
 from models.table_image import load_image
-from models.token_fsm import main
+from models.token_fsm_cli import main
 
 TOKENS = [b"{", b"}", b'"', b"a", b"b", b"ab", b"1", b"12", b".", b'{"', b'"}']
 
@@ -94,7 +94,7 @@ def test_bad_regex_is_reported(tiny_vocab, tmp_path, capsys):
 
 def test_module_entry_point(tiny_vocab, tmp_path):
     out = tmp_path / "o"
-    run = [sys.executable, "-m", "models.token_fsm"]
+    run = [sys.executable, "-m", "models.token_fsm_cli"]
     comp = subprocess.run(
         run
         + [
