@@ -2,6 +2,10 @@
 // Token-FSM validator core: resident grammar tables, per-slot DFA state, a 5-stage
 // command pipeline, the mask streamer and the table loader.
 //
+// Length: the 5-stage pipeline with its same-slot forwarding, the mask streamer
+// and the loader share the bank RAM ports and the slot state; split apart, the
+// forwarding paths would cross module ports.
+//
 // Pipeline (docs/fsm-protocol.md has the cycle model):
 //   S0  accept a command; slot checks; token -> class read (token_class memory)
 //   S1  class lane

@@ -16,6 +16,10 @@
 //     position, so the response streams 16 per beat.
 // One command runs at a time. Every RAM output passes a register before it
 // feeds an address. The cycle model is in docs/radix-protocol.md.
+// Length: the sequencer's states share the node, LRU, path and line RAM ports
+// and their registered read data with the line streamer, the leaf writer and
+// the prefetcher; split into modules, those ports and every pipeline flag the
+// depth work registered would cross module boundaries as wide buses.
 `default_nettype none
 
 `include "common_macros.svh"

@@ -3,9 +3,9 @@
 
 A tracked .py, .sv or .svh file longer than MAX_LINES must say why in its
 header: a line (comment or docstring) starting with "Length:" in its first
-HEADER_LINES lines. RTL files are not edited for this, so their reasons live in
-RTL_REASONS below instead; an entry there must still be needed (the file must
-exist and be over the limit), so the list cannot go stale.
+HEADER_LINES lines, RTL included. RTL_REASONS is for a file whose header cannot
+carry the line; an entry there must still be needed (the file must exist and be
+over the limit), so the list cannot go stale. It is empty.
 """
 
 from __future__ import annotations
@@ -20,19 +20,8 @@ HEADER_LINES = 40
 SUFFIXES = (".py", ".sv", ".svh")
 _REASON = re.compile(r"^\s*(?:#|//|\*)?\s*Length:\s*\S")
 
-RTL_REASONS: dict[str, str] = {
-    "rtl/radix/radix_core.sv": (
-        "one command FSM whose states share the node, LRU, line and child-index RAM "
-        "ports and their registered read data; splitting it would put one FSM's "
-        "states in several modules wired through wide handshake buses, and every "
-        "split changes the logic depth the synthesis estimate tracks"
-    ),
-    "rtl/fsm/fsm_core.sv": (
-        "the 5-stage pipeline with its S4->S2 forwarding, the mask streamer and the "
-        "loader share the bank RAM ports and the slot state; the stages are one "
-        "always_ff per stage, and the forwarding paths would cross module ports"
-    ),
-}
+# RTL files state their reason in their own header, like every other file.
+RTL_REASONS: dict[str, str] = {}
 
 
 def tracked_sources() -> list[Path]:
