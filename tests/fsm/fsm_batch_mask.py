@@ -41,8 +41,9 @@ class FsmBatchMaskTest(FsmBaseTest):
     async def scenario(self) -> None:
         env, p = self.env, self.env.params
         rng = self.rng("grammars")
-        gs = {0: random_grammar(rng, size=rng.randint(60, min(400, p.mask_w))),
-              1: random_grammar(rng, size=rng.randint(1500, 3000))}
+        small = min(400, p.mask_w)
+        gs = {0: self.fitting(lambda: random_grammar(rng, size=rng.randint(60, small))),
+              1: self.fitting(lambda: random_grammar(rng, size=rng.randint(1500, 3000)))}
         probe = await self.load_and_probe(gs)
         seq = self.direct("batch")
         slots = list(range(min(16, p.n_slots)))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import cocotb
 from cocotb.triggers import ClockCycles
@@ -11,7 +12,7 @@ from cocotb.triggers import ClockCycles
 from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.fsm.fsm_env import FsmEnv
-from uvm_env.fsm.fsm_predictor import CSR_COUNTERS
+from uvm_env.fsm.fsm_predictor import CSR_COUNTERS, hw_verdict
 from uvm_env.fsm.fsm_seqs import FsmBaseSeq, LoadSeq
 from uvm_env.fsm.grammars import Grammar
 from uvm_env.fsm.handshake_probe import HandshakeProbe
@@ -64,6 +65,17 @@ class FsmBaseTest(BaseTest):
         seq = FsmBaseSeq(name, self.env, self.rng(name))
         seq.sequencer = self.env.seqr
         return seq
+
+    def fitting(self, make: Callable[[], Grammar], tries: int = 16) -> Grammar:
+        """A grammar from ``make`` whose tables this configuration accepts: random
+        grammars sometimes outgrow a small build (LD_CAPACITY, predicted by the
+        model), and a test that needs its tables loaded draws again."""
+        for _ in range(tries):
+            g = make()
+            if hw_verdict(g.image, False, self.env.params) == ST_OK:
+                return g
+            self.logger.info(f"grammar {g.name} does not fit this build; drawing another")
+        raise AssertionError(f"no grammar that fits this build in {tries} draws")
 
     async def load(self, grammars: dict[int, Grammar]) -> None:
         """Load tables that must be accepted; the test stops if one is refused."""
