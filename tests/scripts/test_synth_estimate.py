@@ -48,7 +48,10 @@ def test_fifo_estimate_counts_and_depth(fifo_est):
     assert est.info["lut_memory"] > 0 and est.resources["bram36"] == 0
     assert est.resources["ff"] >= 64
     assert est.percent["lut"] == pytest.approx(100 * est.resources["lut"] / 880_000, abs=1e-3)
-    assert 1 <= est.logic_levels <= 20
+    # The common FIFO meets the 8-level rule the cores are held to; pairing CARRY4
+    # into CARRY8 can only lower the count, never raise it.
+    assert 1 <= est.logic_levels <= 8
+    assert est.logic_levels <= est.raw_levels
     assert len(est.level_path) == est.logic_levels
 
 
