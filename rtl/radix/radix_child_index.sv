@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Child index of the radix tree: (namespace, parent node, first page of the edge) -> child.
+// Child index of the radix tree: (namespace, parent node, first page of the edge)
+// -> (child, length of the child's edge).
 //
 // A set-associative hash table in one RAM (HashBuckets words of HashWays
 // entries) plus a small fully associative stash in flops. Every entry keeps the
@@ -14,10 +15,15 @@
 // models/radix_hw.py mirrors the hash and the placement so that a full index
 // is predicted exactly.
 //
-// One operation at a time: op_valid_i starts it (only while idle_o), done_o
-// pulses when it has finished, RamLat + 4 cycles later. The key compares are
-// registered before the way select (X_CMP, then X_SEL) to keep the 56-bit
-// compare and the priority select in separate cycles.
+// The entry also keeps the child's edge length, so a walk knows where the
+// next key page starts as soon as the lookup returns, without first reading
+// the child's node word (that read leaves the walk's critical loop).
+//
+// One operation at a time: op_valid_i starts it (only while idle_o) and reads
+// the bucket in the same cycle, from the hashed key. The key compares are
+// registered as the row arrives; the way select is a cycle later (X_SEL).
+// done_o pulses RamLat + 2 cycles after op_valid_i for a LOOKUP, one cycle
+// more for the operations that write the row back.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -28,6 +34,7 @@ module radix_child_index #(
   parameter int StashDepth  = 4,     // stash entries, 1..16
   parameter int PageSize    = 1,     // tokens in the key's page, 1..16
   parameter int NodeW       = 10,    // node-slot width
+  parameter int LenW        = 11,    // edge-length width
   parameter int RamLat      = 2,     // bucket RAM read latency, >= 1
   parameter     RamStyle    = "ultra",
   // Derived; do not override.
@@ -49,11 +56,13 @@ module radix_child_index #(
   input  wire logic [NodeW-1:0]    parent_i,
   input  wire logic [PageBits-1:0] page_i,
   input  wire logic [NodeW-1:0]    child_i,     // INSERT, SETCHILD
+  input  wire logic [LenW-1:0]     len_i,       // INSERT, SETCHILD: the child's edge length
   input  wire logic [LocW-1:0]     loc_i,       // SETCHILD, DELETE
 
   output logic                     done_o,
   output logic                     hit_o,       // LOOKUP: key present
   output logic      [NodeW-1:0]    child_o,     // LOOKUP: its child
+  output logic      [LenW-1:0]     len_o,       // LOOKUP: the child's edge length
   output logic      [LocW-1:0]     loc_o,       // LOOKUP: where it is; INSERT: where it went
   output logic      [BucketW-1:0]  bucket_o,    // LOOKUP: the key's bucket
   output logic      [WayW:0]       free_ways_o, // LOOKUP: free ways in that bucket
@@ -69,17 +78,18 @@ module radix_child_index #(
   `COMMON_PARAM_CHECK(g_bad_stash, StashDepth >= 1 && StashDepth <= 16,
                       "radix_child_index: StashDepth")
 
-  // Entry layout: {valid, ns, parent, page, child}.
-  localparam int EntryW = 1 + 8 + NodeW + PageBits + NodeW;
+  // Entry layout: {valid, ns, parent, page, len, child}.
+  localparam int EntryW = 1 + 8 + NodeW + PageBits + LenW + NodeW;
   localparam int KeyW   = 8 + NodeW + PageBits;
   localparam int RowW   = HashWays * EntryW;
 
-  typedef enum logic [2:0] {X_IDLE, X_INIT, X_READ, X_WAIT, X_CMP, X_SEL, X_WRITE} xstate_e;
+  typedef enum logic [2:0] {X_IDLE, X_INIT, X_WAIT, X_SEL, X_WRITE} xstate_e;
   xstate_e state_q;
 
   logic [1:0]            op_q;
   logic [KeyW-1:0]       key_q;
   logic [NodeW-1:0]      child_q;
+  logic [LenW-1:0]       len_q;
   logic [LocW-1:0]       loc_q;
   logic [BucketW-1:0]    bucket_q, init_q;
   logic [7:0]            wait_q;
@@ -88,6 +98,7 @@ module radix_child_index #(
   logic [StashDepth-1:0] st_valid_q;
   logic [KeyW-1:0]       st_key_q   [StashDepth];
   logic [NodeW-1:0]      st_child_q [StashDepth];
+  logic [LenW-1:0]       st_len_q   [StashDepth];
 
   // ---------------------------------------------------------------- hash
   // XOR of rotated key words, an xorshift mix, then folded to BucketW bits.
@@ -114,8 +125,8 @@ module radix_child_index #(
   assign h_bucket = bucket_of(ns_i, parent_i, page_i);
 
   // ---------------------------------------------------------------- bucket RAM
-  logic            ram_we, ram_re;
-  logic [BucketW-1:0] ram_waddr;
+  logic            ram_we, ram_re, accept;
+  logic [BucketW-1:0] ram_waddr, ram_raddr, op_bucket;
   logic [RowW-1:0] ram_wdata, ram_rdata, row_q;
 
   common_ram_sdp #(
@@ -129,18 +140,20 @@ module radix_child_index #(
     .waddr_i (ram_waddr),
     .wdata_i (ram_wdata),
     .re_i    (ram_re),
-    .raddr_i (bucket_q),
+    .raddr_i (ram_raddr),
     .rdata_o (ram_rdata)
   );
 
-  // ---------------------------------------------------------------- compare (from row_q)
+  // ---------------------------------------------------------------- compare (RAM output)
+  // The row leaves the RAM through its output register, so the compares run
+  // on it directly and are registered with it.
   logic [HashWays-1:0]   way_hit, way_free, way_hit_q, way_free_q;
   logic [StashDepth-1:0] st_hit, st_hit_q;
   always_comb begin
     for (int w = 0; w < HashWays; w++) begin
-      way_free[w] = !row_q[w*EntryW + EntryW - 1];
-      way_hit[w]  = row_q[w*EntryW + EntryW - 1] &&
-                    (row_q[w*EntryW + NodeW +: KeyW] == key_q);
+      way_free[w] = !ram_rdata[w*EntryW + EntryW - 1];
+      way_hit[w]  = ram_rdata[w*EntryW + EntryW - 1] &&
+                    (ram_rdata[w*EntryW + LenW + NodeW +: KeyW] == key_q);
     end
     for (int s = 0; s < StashDepth; s++) begin
       st_hit[s] = st_valid_q[s] && (st_key_q[s] == key_q);
@@ -175,12 +188,12 @@ module radix_child_index #(
   assign n_free_ways  = (WayW + 1)'(count(16'(way_free_q)));
   assign n_st_free    = (StashW + 1)'(count(16'(st_free)));
 
-  // The child field of one way, selected without a multiply.
-  function automatic logic [NodeW-1:0] way_child(input logic [RowW-1:0] row,
-                                                 input logic [WayW-1:0] way);
+  // The {len, child} fields of one way, selected without a multiply.
+  function automatic logic [LenW+NodeW-1:0] way_child(input logic [RowW-1:0] row,
+                                                      input logic [WayW-1:0] way);
     way_child = '0;
     for (int w = 0; w < HashWays; w++) begin
-      if (WayW'(w) == way) way_child = row[w*EntryW +: NodeW];
+      if (WayW'(w) == way) way_child = row[w*EntryW +: LenW + NodeW];
     end
   endfunction
 
@@ -205,7 +218,7 @@ module radix_child_index #(
                                                  input logic [1:0] op,
                                                  input logic [WayW-1:0] way,
                                                  input logic [EntryW-1:0] entry,
-                                                 input logic [NodeW-1:0] child);
+                                                 input logic [LenW+NodeW-1:0] child);
     // A loop over ways with constant offsets: EntryW is no power of two, and a
     // variable way * EntryW would be a runtime multiply on the write-data path.
     row_update = row;
@@ -213,7 +226,7 @@ module radix_child_index #(
       if (WayW'(w) == way) begin
         unique case (op)
           radix_pkg::IX_INSERT:   row_update[w*EntryW +: EntryW] = entry;
-          radix_pkg::IX_SETCHILD: row_update[w*EntryW +: NodeW] = child;
+          radix_pkg::IX_SETCHILD: row_update[w*EntryW +: LenW + NodeW] = child;
           radix_pkg::IX_DELETE:   row_update[w*EntryW + EntryW - 1] = 1'b0;
           default: ;
         endcase
@@ -221,7 +234,12 @@ module radix_child_index #(
     end
   endfunction
 
-  assign ram_re    = (state_q == X_READ);
+  // SETCHILD and DELETE address the bucket the entry lives in.
+  assign accept    = (state_q == X_IDLE) && !init_i && op_valid_i;
+  assign op_bucket = (op_i == radix_pkg::IX_SETCHILD || op_i == radix_pkg::IX_DELETE)
+                     ? loc_i[WayW +: BucketW] : h_bucket;
+  assign ram_re    = accept;
+  assign ram_raddr = op_bucket;
   assign ram_we    = (state_q == X_INIT) ||
                      ((state_q == X_WRITE) &&
                       ((op_q == radix_pkg::IX_INSERT && any_way_free) ||
@@ -231,7 +249,7 @@ module radix_child_index #(
   assign ram_wdata = (state_q == X_INIT) ? '0
                    : row_update(row_q, op_q,
                                 (op_q == radix_pkg::IX_INSERT) ? free_way : loc_way,
-                                {1'b1, key_q, child_q}, child_q);
+                                {1'b1, key_q, len_q, child_q}, {len_q, child_q});
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -254,42 +272,42 @@ module radix_child_index #(
             op_q    <= op_i;
             key_q   <= {ns_i, parent_i, page_i};
             child_q <= child_i;
+            len_q   <= len_i;
             loc_q   <= loc_i;
-            // SETCHILD and DELETE address the bucket the entry lives in.
-            bucket_q <= (op_i == radix_pkg::IX_SETCHILD || op_i == radix_pkg::IX_DELETE)
-                        ? loc_i[WayW +: BucketW] : h_bucket;
-            state_q <= X_READ;
+            bucket_q <= op_bucket;
+            wait_q   <= 8'(RamLat - 1);
+            state_q  <= X_WAIT;
           end
         end
         X_INIT: begin
           init_q <= init_q + 1'b1;
           if (init_q == BucketW'(HashBuckets - 1)) state_q <= X_IDLE;
         end
-        X_READ: begin
-          wait_q  <= 8'(RamLat);
-          state_q <= X_WAIT;
-        end
         X_WAIT: begin
           wait_q <= wait_q - 1'b1;
-          if (wait_q == 8'd1) begin
-            row_q   <= ram_rdata;
-            state_q <= X_CMP;
+          if (wait_q == 8'd0) begin
+            row_q      <= ram_rdata;
+            way_hit_q  <= way_hit;
+            way_free_q <= way_free;
+            st_hit_q   <= st_hit;
+            state_q    <= X_SEL;
           end
         end
-        X_CMP: begin
-          way_hit_q  <= way_hit;
-          way_free_q <= way_free;
-          st_hit_q   <= st_hit;
-          state_q    <= X_SEL;
-        end
         X_SEL: begin
-          // Results of a LOOKUP, from the registered compare vectors.
+          // Results of a LOOKUP, from the registered compare vectors. A LOOKUP
+          // writes nothing, so it is done here.
           hit_o        <= any_way_hit || any_st_hit;
-          child_o      <= any_way_hit ? way_child(row_q, hit_way) : st_child_q[hit_st];
+          {len_o, child_o} <= any_way_hit ? way_child(row_q, hit_way)
+                                          : {st_len_q[hit_st], st_child_q[hit_st]};
           loc_o        <= any_way_hit ? loc_bucket(bucket_q, hit_way) : loc_stash(hit_st);
           bucket_o     <= bucket_q;
           free_ways_o  <= n_free_ways;
-          state_q      <= X_WRITE;
+          if (op_q == radix_pkg::IX_LOOKUP) begin
+            done_o  <= 1'b1;
+            state_q <= X_IDLE;
+          end else begin
+            state_q <= X_WRITE;
+          end
         end
         X_WRITE: begin
           unique case (op_q)
@@ -302,11 +320,15 @@ module radix_child_index #(
                 st_valid_q[free_st]  <= 1'b1;
                 st_key_q[free_st]    <= key_q;
                 st_child_q[free_st]  <= child_q;
+                st_len_q[free_st]    <= len_q;
               end else begin
                 overflow_o <= 1'b1;
               end
             end
-            radix_pkg::IX_SETCHILD: if (loc_in_stash) st_child_q[loc_st] <= child_q;
+            radix_pkg::IX_SETCHILD: if (loc_in_stash) begin
+              st_child_q[loc_st] <= child_q;
+              st_len_q[loc_st]   <= len_q;
+            end
             radix_pkg::IX_DELETE: begin
               used_q <= used_q - 1'b1;
               if (loc_in_stash) st_valid_q[loc_st] <= 1'b0;

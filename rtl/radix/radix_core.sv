@@ -172,7 +172,7 @@ module radix_core #(
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
     S_INIT, S_INIT_WAIT, S_HDR, S_HDR_CHECK, S_LOAD, S_DRAIN,
-    S_W_START, S_W_WAITPF, S_W_NODE, S_W_CMP, S_W_DRAIN,
+    S_W_START, S_W_WAITPF, S_W_CMP, S_W_DRAIN,
     S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
     S_C_SPLIT, S_C_SPLIT_W, S_C_SPLIT_IX1, S_C_SPLIT_IX2,
@@ -260,18 +260,52 @@ module radix_core #(
     .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q), .inc_i (clk_inc_q),
     .value_o (clock_nx));
 
-  // ---------------------------------------------------------------- child prefetcher
-  // Reads the query page at pf_pos_q, looks up (ns, pf_par_q, page) in the
-  // child index and reads the child's node word, while the line streamer
-  // compares the current edge. It only reads, so a lookup made for an edge
-  // that does not match whole is simply dropped.
-  typedef enum logic [2:0] {PF_IDLE, PF_PAGE, PF_LOOKUP, PF_LWAIT, PF_NODE, PF_DONE} pf_state_e;
+  // ---------------------------------------------------------------- walker
+  // Runs ahead of the line streamer down the path the key would take if every
+  // edge matched whole: query page at pf_pos_q -> child index lookup of
+  // (ns, pf_par_q, page) -> the child and its edge length -> the next page
+  // position. Its loop never waits on a compare or on a node word: the index
+  // entry carries the edge length. Each child found has its node word read
+  // and queued (edge queue, below) for the streamer. It only reads, so what
+  // it found past an edge that does not match whole is simply dropped.
+  // Loop: 2 * RamLat + 4 cycles per node (page read, lookup, decision).
+  typedef enum logic [2:0] {PF_IDLE, PF_PAGE, PF_LWAIT, PF_HOLD, PF_END} pf_state_e;
   pf_state_e        pf_state_q;
-  logic             pf_go, pf_clear, pf_hit_q;
+  logic             pf_go, pf_clear, pf_miss_q, pf_stop_q;
   logic [3:0]       pf_cnt_q;
-  logic [LenW-1:0]  pf_pos_q;
-  logic [NodeW-1:0] pf_par_q, pf_child_q;
+  logic [LenW-1:0]  pf_pos_q, pf_rem_q;
+  logic [NodeW-1:0] pf_par_q;
   logic [PageBits-1:0] pf_page_q;
+  // A child's node word is read as its lookup returns and queued RamLat + 1
+  // cycles later; at most one such read is in flight (the loop is longer).
+  logic [RamLat:0]  nr_v_q;
+  logic [NodeW-1:0] nr_child_q;
+  logic [LenW-1:0]  nr_len_q;
+  // Edge queue: (child, node word) in path order, for the streamer.
+  localparam int EqDepth = 4;
+  logic [NodeWordW-1:0] eq_word_q  [EqDepth];
+  logic [NodeW-1:0]     eq_child_q [EqDepth];
+  logic [1:0]           eq_wr_q, eq_rd_q;
+  logic [2:0]           eq_cnt_q;
+  logic                 eq_pop, eq_push, pf_busy;
+  logic [NodeWordW-1:0] eq_word;
+  logic [LineW-1:0]     e_head;
+  logic [3:0]           e_off;
+  logic [LenW-1:0]      e_len;
+  logic [LockW-1:0]     e_lock;
+  logic [NodeW-1:0]     e_parent;
+  logic [LocW-1:0]      e_hloc;
+  logic [KidW-1:0]      e_nchild;
+  logic [StampW-1:0]    e_stamp;
+  logic [GenW-1:0]      e_gen;
+  logic                 e_valid;
+  logic [7:0]           e_ns;
+  assign eq_word = eq_word_q[eq_rd_q];
+  assign {e_hloc, e_nchild, e_stamp, e_lock, e_len, e_off, e_head, e_parent, e_ns, e_gen,
+          e_valid} = eq_word;
+  assign eq_push = nr_v_q[RamLat];
+  // A lookup, a node read or a push still to come.
+  assign pf_busy = (pf_state_q == PF_PAGE) || (pf_state_q == PF_LWAIT) || (nr_v_q != '0);
   logic             pg_re;
   logic [QRowW-1:0] pg_raddr;
   logic [511:0]     pg_rdata;
@@ -366,6 +400,7 @@ module radix_core #(
   logic               ix_init, ix_idle, ix_valid, ix_done, ix_hit, ix_overflow;
   logic [1:0]         ix_op;
   logic [NodeW-1:0]   ix_parent, ix_child_in, ix_child;
+  logic [LenW-1:0]    ix_len_in, ix_len;
   logic [PageBits-1:0] ix_page;
   logic [LocW-1:0]    ix_loc_in, ix_loc;
   logic [BucketW-1:0] ix_bucket;
@@ -375,12 +410,12 @@ module radix_core #(
 
   radix_child_index #(
     .HashBuckets (HashBuckets), .HashWays (HashWays), .StashDepth (StashDepth),
-    .PageSize (PageSize), .NodeW (NodeW), .RamLat (RamLat), .RamStyle ("ultra")
+    .PageSize (PageSize), .NodeW (NodeW), .LenW (LenW), .RamLat (RamLat), .RamStyle ("ultra")
   ) u_index (
     .clk_i (clk_i), .rst_ni (rst_ni), .init_i (ix_init), .idle_o (ix_idle),
     .op_valid_i (ix_valid), .op_i (ix_op), .ns_i (ns_q), .parent_i (ix_parent),
-    .page_i (ix_page), .child_i (ix_child_in), .loc_i (ix_loc_in),
-    .done_o (ix_done), .hit_o (ix_hit), .child_o (ix_child), .loc_o (ix_loc),
+    .page_i (ix_page), .child_i (ix_child_in), .len_i (ix_len_in), .loc_i (ix_loc_in),
+    .done_o (ix_done), .hit_o (ix_hit), .child_o (ix_child), .len_o (ix_len), .loc_o (ix_loc),
     .bucket_o (ix_bucket), .free_ways_o (ix_free_ways), .stash_free_o (ix_stash_free),
     .used_o (ix_used), .overflow_o (ix_overflow)
   );
@@ -839,9 +874,12 @@ module radix_core #(
   logic walking, ix_ready, trail_push;
   logic fits;
   logic [StashW+1:0] st_need;
-  assign walking  = (state_q == S_W_WAITPF) || (state_q == S_W_NODE) || (state_q == S_W_CMP) ||
-                    (state_q == S_W_DRAIN);
+  assign walking  = (state_q == S_W_WAITPF) || (state_q == S_W_CMP) || (state_q == S_W_DRAIN);
   assign ix_ready = ix_idle && !ix_valid;
+  assign eq_pop   = (eq_cnt_q != '0) &&
+                    ((state_q == S_W_WAITPF) ||
+                     (state_q == S_W_CMP && st_done_q && !st_start &&
+                      st_mis_q >= (LenW + 1)'(c_len_q) && c_len_q != rem_q));
 
   // Room for the command's new nodes, lines and index entries (two entries in
   // one bucket need two free ways there, or the stash makes up the rest).
@@ -903,6 +941,11 @@ module radix_core #(
       fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
       pf_state_q <= PF_IDLE;
       pf_cnt_q   <= '0;
+      pf_stop_q  <= 1'b0;
+      nr_v_q     <= '0;
+      eq_wr_q    <= '0;
+      eq_rd_q    <= '0;
+      eq_cnt_q   <= '0;
       early_q    <= 1'b0;
       ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
       out_settle_q <= 1'b0;
@@ -911,53 +954,107 @@ module radix_core #(
         ob_rd_q  <= ob_rd_q + 1'b1;
         ob_rd1_q <= ob_rd1_q + 1'b1;
       end
-      // ---- child prefetcher (the states below override its strobes, never at once)
+      // ---- walker (the sequencer states leave the index and the node table to
+      // it while it runs, and clear it before they use them again)
       if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
+      nr_v_q <= (RamLat + 1)'({nr_v_q, 1'b0});
       if (pf_clear) begin
         pf_state_q <= PF_IDLE;
+        pf_stop_q  <= 1'b0;
       end else begin
         unique case (pf_state_q)
           PF_IDLE: if (pf_go) begin
             pg_re      <= 1'b1;
             pg_raddr   <= QRowW'(pf_pos_q >> 4);
             pf_cnt_q   <= 4'(RamLat + 1);
+            pf_miss_q  <= 1'b0;
             pf_state_q <= PF_PAGE;
           end
+          // The page arrives; the lookup goes out with it (the index is idle:
+          // the walker's previous lookup has returned).
           PF_PAGE: if (pf_cnt_q == 4'd1) begin
             pf_page_q  <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
-            pf_state_q <= PF_LOOKUP;
-          end
-          PF_LOOKUP: if (ix_ready) begin
             ix_valid   <= 1'b1;
             ix_op      <= radix_pkg::IX_LOOKUP;
             ix_parent  <= pf_par_q;
-            ix_page    <= pf_page_q;
+            ix_page    <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
             pf_state_q <= PF_LWAIT;
           end
           PF_LWAIT: if (ix_ready) begin
             if (!ix_hit) begin
-              pf_hit_q   <= 1'b0;
-              pf_state_q <= PF_DONE;
+              pf_miss_q  <= 1'b1;
+              pf_state_q <= PF_END;
             end else begin
-              pf_child_q <= ix_child;
               nd_re      <= 1'b1;
               nd_raddr   <= ix_child;
-              pf_cnt_q   <= 4'(RamLat + 1);
-              pf_state_q <= PF_NODE;
+              nr_v_q[0]  <= 1'b1;
+              nr_child_q <= ix_child;
+              nr_len_q   <= ix_len;
+              pf_par_q   <= ix_child;
+              // The key goes on past this edge: look up the next one, if the
+              // queue has room for it (this child's entry, the next one, and
+              // one the streamer may not have popped yet).
+              if (ix_len < pf_rem_q && !pf_stop_q) begin
+                pf_pos_q <= pf_pos_q + ix_len;
+                pf_rem_q <= pf_rem_q - ix_len;
+                if (eq_cnt_q <= 3'(EqDepth - 3)) begin
+                  pg_re      <= 1'b1;
+                  pg_raddr   <= QRowW'((pf_pos_q + ix_len) >> 4);
+                  pf_cnt_q   <= 4'(RamLat + 1);
+                  pf_state_q <= PF_PAGE;
+                end else begin
+                  pf_state_q <= PF_HOLD;
+                end
+              end else begin
+                pf_state_q <= PF_END;
+              end
             end
           end
-          PF_NODE: if (pf_cnt_q == 4'd1) begin
-            pf_hit_q   <= 1'b1;
-            pf_state_q <= PF_DONE;
+          PF_HOLD: if (pf_stop_q) begin
+            pf_state_q <= PF_END;
+          end else if (eq_cnt_q <= 3'(EqDepth - 3)) begin
+            pg_re      <= 1'b1;
+            pg_raddr   <= QRowW'(pf_pos_q >> 4);
+            pf_cnt_q   <= 4'(RamLat + 1);
+            pf_state_q <= PF_PAGE;
           end
           default: ;
         endcase
+      end
+      // ---- edge queue
+      if (pf_clear) begin
+        eq_wr_q  <= '0;
+        eq_rd_q  <= '0;
+        eq_cnt_q <= '0;
+      end else begin
+        if (eq_push) begin
+          eq_word_q[eq_wr_q]  <= nd_rdata;
+          eq_child_q[eq_wr_q] <= nr_child_q;
+          eq_wr_q             <= eq_wr_q + 1'b1;
+        end
+        if (eq_pop) eq_rd_q <= eq_rd_q + 1'b1;
+        eq_cnt_q <= eq_cnt_q + 3'(eq_push) - 3'(eq_pop);
       end
       if (state_q != S_HDR && state_q != S_INIT && state_q != S_INIT_WAIT) begin
         busy_cycles_q <= busy_cycles_q + 1'b1;
       end
       if (walking) begin
         walk_cycles_q <= walk_cycles_q + 1'b1;
+      end
+      // The streamer takes the next queued edge (S_W_WAITPF, or S_W_CMP when
+      // the current edge matched whole), with no cycle between the two.
+      if (eq_pop) begin
+        cand_q     <= eq_child_q[eq_rd_q];
+        c_head_q   <= e_head;
+        c_off_q    <= e_off;
+        c_len_q    <= e_len;
+        c_lock_q   <= e_lock;
+        c_parent_q <= e_parent;
+        c_hloc_q   <= e_hloc;
+        c_nchild_q <= e_nchild;
+        c_stamp_q  <= e_stamp;
+        c_gen_q    <= e_gen;
+        st_start   <= 1'b1;
       end
       unique case (state_q)
         // -------------------------------------------------- initialisation
@@ -1130,41 +1227,19 @@ module radix_core #(
           end else begin
             pf_go    <= 1'b1;
             pf_pos_q <= '0;
+            pf_rem_q <= n_q;
             pf_par_q <= NIL;
             state_q  <= S_W_WAITPF;
           end
         end
-        // The child lookup (and the child's node word) is fetched by the
-        // prefetcher below; for every edge but the first it ran while the
-        // previous edge was being compared.
-        S_W_WAITPF: if (pf_state_q == PF_DONE) begin
-          pf_clear <= 1'b1;
-          page_q   <= pf_page_q;
-          if (!pf_hit_q) begin
-            state_q <= S_DECIDE;
-          end else begin
-            cand_q  <= pf_child_q;
-            state_q <= S_W_NODE;
-          end
-        end
-        S_W_NODE: begin
-          c_head_q   <= r_head;
-          c_off_q    <= r_off;
-          c_len_q    <= r_len;
-          c_lock_q   <= r_lock;
-          c_parent_q <= r_parent;
-          c_hloc_q   <= r_hloc;
-          c_nchild_q <= r_nchild;
-          c_stamp_q  <= r_stamp;
-          c_gen_q    <= r_gen;
-          st_start   <= 1'b1;
-          // Speculatively look up the next edge, as if this one matches whole.
-          if (r_len < rem_q) begin
-            pf_go    <= 1'b1;
-            pf_pos_q <= pos_q + r_len;
-            pf_par_q <= cand_q;
-          end
-          state_q    <= S_W_CMP;
+        // The next edge comes from the walker's queue (eq_pop, below, starts
+        // the streamer on it); if the walker found no child there, the walk
+        // ends at the page it looked up.
+        S_W_WAITPF: if (!eq_pop && pf_state_q == PF_END && !pf_busy) begin
+          page_q  <= pf_page_q;
+          state_q <= S_W_DRAIN;
+        end else if (eq_pop) begin
+          state_q <= S_W_CMP;
         end
         S_W_CMP: if (st_done_q && !st_start) begin
           walk_nodes_q <= walk_nodes_q + 1'b1;
@@ -1173,12 +1248,19 @@ module radix_core #(
           pa_wdata <= cand_q;
           depth_q  <= depth_q + 1'b1;
           if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
-            // whole edge matched: descend
+            // whole edge matched: descend, straight onto the next queued edge
+            // if there is one
             pos_q   <= pos_q + c_len_q;
             rem_q   <= rem_q - c_len_q;
             node_q  <= cand_q;
-            state_q <= (c_len_q == rem_q) ? S_W_DRAIN : S_W_WAITPF;
+            if (c_len_q == rem_q) begin
+              pf_stop_q <= 1'b1;
+              state_q   <= S_W_DRAIN;
+            end else if (!eq_pop) begin
+              state_q <= S_W_WAITPF;
+            end
           end else begin
+            pf_stop_q    <= 1'b1;
             // ends inside this edge: split after whole pages
             split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
             pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
@@ -1186,9 +1268,9 @@ module radix_core #(
             state_q      <= S_W_DRAIN;
           end
         end
-        // A speculative lookup still running must finish before the index and
-        // the node table are used again.
-        S_W_DRAIN: if (pf_state_q == PF_IDLE || pf_state_q == PF_DONE) begin
+        // A speculative lookup or node read still running must finish before
+        // the index and the node table are used again.
+        S_W_DRAIN: if (!pf_busy) begin
           pf_clear <= 1'b1;
           state_q  <= S_DECIDE;
         end
@@ -1334,6 +1416,7 @@ module radix_core #(
           ix_op    <= radix_pkg::IX_SETCHILD;
           ix_loc_in   <= c_hloc_q;
           ix_child_in <= new_up_q;
+          ix_len_in   <= split_q;
           wait_q   <= 4'(RamLat);
           ret_q    <= S_C_SPLIT_W;
           state_q  <= S_WAIT;
@@ -1353,6 +1436,7 @@ module radix_core #(
           ix_parent   <= new_up_q;
           ix_page     <= tail_page_q;
           ix_child_in <= cand_q;
+          ix_len_in   <= c_len_q - split_q;
           state_q     <= S_C_SPLIT_IX2;
         end
         S_C_SPLIT_IX2: if (ix_ready) begin
@@ -1388,6 +1472,7 @@ module radix_core #(
             ix_parent   <= node_q;
             ix_page     <= page_q;
             ix_child_in <= fn_data;
+            ix_len_in   <= leaf_len;
             state_q     <= S_C_LEAF_IX;
           end
         end
@@ -1783,6 +1868,14 @@ module radix_core #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
+      // The edge length the walker took from the index is the node's own.
+      if (eq_push && (!r_valid || r_len != nr_len_q))
+        $fatal(1, "radix_core: index entry length %0d != node %0d length %0d",
+               nr_len_q, nr_child_q, r_len);
+      if (eq_cnt_q > 3'(EqDepth)) $fatal(1, "radix_core: edge queue overflow");
+      // The streamer runs out of queued edges only where the walker found no child.
+      if (state_q == S_W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
+        $fatal(1, "radix_core: walk ran out of edges without a missing child");
       if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
       if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
       if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
@@ -1792,7 +1885,7 @@ module radix_core #(
 `endif
 
   logic unused;
-  assign unused = ^{rsp_full, rsp_empty, ix_done, fl_valid, fn_valid, p_valid,
+  assign unused = ^{rsp_full, rsp_empty, ix_done, e_valid, e_ns, pf_miss_q, nr_len_q, fl_valid, fn_valid, p_valid,
                     c_nchild_q, c_stamp_q, ix_overflow, d_q, a_addr, lw_v_q, st_base_q};
 endmodule
 
