@@ -11,7 +11,7 @@ UltraRAM from 4,096 words, block RAM from 64, LUT RAM below.  A 512-bit word is
 Budget (docs/fsm-protocol.md, "Memories and sizes"): the VC1902 on the VCK5000
 has 463 URAM288 and 967 BRAM36 (AMD DS950, Versal AI Core series data sheet);
 the token-FSM and the radix controller together may use 90 % of each, and the
-radix controller's VCK5000 configuration takes 314 URAM and 129 BRAM36 in the
+radix controller's VCK5000 configuration takes 320 URAM and 129 BRAM36 in the
 Yosys estimate (docs/radix-protocol.md; an estimate, not a Vivado result).
 """
 
@@ -29,7 +29,7 @@ URAM_DEPTH, BRAM_DEPTH = 4096, 512
 COLUMNS = -(-WORD_BITS // 72)  # 8 RAMs side by side for one 512-bit word
 VC1902_URAM, VC1902_BRAM36 = 463, 967
 SHARE = 0.9
-RADIX_URAM, RADIX_BRAM36 = 314, 129
+RADIX_URAM, RADIX_BRAM36 = 320, 129
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,18 @@ def summarise(records: list[dict], params: dict) -> dict:
     return out
 
 
+def walk_per_node(fan: dict, below: str) -> dict | None:
+    """Cycles per extra node visited (the slope between the two chain depths) and the
+    fixed cost of a walk, from radix_fanout's chains below `below`."""
+    cyc, nodes = fan["walk_cycles"], fan["walk_nodes"]
+    deep, shallow = f"chain {fan.get('chain')} below {below}", \
+        f"chain {fan.get('shallow')} below {below}"
+    if deep not in cyc or shallow not in cyc:
+        return None
+    slope = (cyc[deep] - cyc[shallow]) / (nodes[deep] - nodes[shallow])
+    return {"slope": round(slope, 2), "fixed": round(cyc[deep] - slope * nodes[deep], 1)}
+
+
 def table(s: dict) -> str:
     rows = ["| measurement | v2 cycles | µs @300 MHz (assumes timing closure) "
             "| SGLang 0.5.23 RadixCache (CPU) | v1 cycles (recorded) |", "|---|---|---|---|---|"]
@@ -147,11 +159,23 @@ def table(s: dict) -> str:
     if s.get("fanout"):
         f = s["fanout"]
         for what, cyc in f["walk_cycles"].items():
+            if what.startswith("chain"):
+                continue
             nodes = f["walk_nodes"][what]
-            kids = 1 if what == "one child" else f["children"]
-            rows.append(f"| walk, {what} of a node with {kids} children | {cyc} "
-                        f"({(cyc - nodes) / nodes:.1f} per node visited, net of one line "
-                        f"each) | | | sibling scan |")
+            kids = "1 child" if what == "one child" else f"{f['children']} children"
+            rows.append(f"| walk to the {what} of a node with {kids} "
+                        f"({nodes} nodes, whole walk) | {cyc} | | | sibling scan |")
+        for below, kids in (("one child", "1 child"),
+                            ("last child", f"{f['children']} children")):
+            per = walk_per_node(f, below)
+            if per is not None:
+                rows.append(f"| walk, cost per node visited (bound 8): chains "
+                            f"{f['shallow']} and {f['chain']} nodes deep below a node with "
+                            f"{kids} | {per['slope']} | | | |")
+        per = walk_per_node(f, "one child")
+        if per is not None:
+            rows.append(f"| walk, fixed cost (first lookup, last compare, drain) | "
+                        f"{per['fixed']} | | | |")
     if "match_576" in s:
         m = s["match_576"]
         rows.append(f"\nWalk of a 576-token match: {m['walk_cycles']} cycles over "

@@ -18,7 +18,7 @@
 // feeds an address. The cycle model is in docs/radix-protocol.md.
 // Length: the sequencer's states share the node, LRU, path and line RAM ports
 // and their registered read data with the line streamer, the leaf writer and
-// the prefetcher; split into modules, those ports and every pipeline flag the
+// the walker; split into modules, those ports and every pipeline flag the
 // depth work registered would cross module boundaries as wide buses.
 `default_nettype none
 
@@ -276,8 +276,10 @@ module radix_core #(
   logic [LenW-1:0]  pf_pos_q, pf_rem_q;
   logic [NodeW-1:0] pf_par_q;
   logic [PageBits-1:0] pf_page_q;
-  // A child's node word is read as its lookup returns and queued RamLat + 1
-  // cycles later; at most one such read is in flight (the loop is longer).
+  // A child's node word is read the cycle after its lookup returns (nr_v_q[0]
+  // selects the walker's address at the RAM port, outside the sequencer's wide
+  // address mux) and queued RamLat cycles later; at most one such read is in
+  // flight (the loop is longer).
   logic [RamLat:0]  nr_v_q;
   logic [NodeW-1:0] nr_child_q;
   logic [LenW-1:0]  nr_len_q;
@@ -341,7 +343,7 @@ module radix_core #(
   common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
     u_qtok (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
             .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qtok_rdata));
-  // A second copy of the query tokens gives the prefetcher its own read port.
+  // A second copy of the query tokens gives the walker its own read port.
   common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
     u_qpage (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
              .re_i(pg_re), .raddr_i(pg_raddr), .rdata_o(pg_rdata));
@@ -350,7 +352,8 @@ module radix_core #(
            .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qkv_rdata));
   common_ram_sdp #(.Width(NodeWordW), .Depth(NodeCap), .RamStyle("ultra"), .ReadLatency(RamLat))
     u_node (.clk_i(clk_i), .we_i(nd_we), .waddr_i(nd_waddr), .wdata_i(nd_wdata),
-            .re_i(nd_re), .raddr_i(nd_raddr), .rdata_o(nd_rdata));
+            .re_i(nd_re || nr_v_q[0]), .raddr_i(nr_v_q[0] ? nr_child_q : nd_raddr),
+            .rdata_o(nd_rdata));
   common_ram_sdp #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat))
     u_lnext (.clk_i(clk_i), .we_i(ln_we), .waddr_i(ln_waddr), .wdata_i(ln_wdata),
              .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(ln_rdata));
@@ -985,8 +988,6 @@ module radix_core #(
               pf_miss_q  <= 1'b1;
               pf_state_q <= PF_END;
             end else begin
-              nd_re      <= 1'b1;
-              nd_raddr   <= ix_child;
               nr_v_q[0]  <= 1'b1;
               nr_child_q <= ix_child;
               nr_len_q   <= ix_len;

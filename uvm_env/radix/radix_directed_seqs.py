@@ -26,15 +26,37 @@ from uvm_env.radix.radix_seqs import RadixBaseSeq
 
 class FanoutSeq(RadixBaseSeq):
     """One node with `children` children (pipelined inserts), then lookups of the
-    first, the last and an absent child, each timed by the WALK_CYCLES probe."""
+    first, the last and an absent child, each timed by the WALK_CYCLES probe.
+
+    Below the single child and below the last of the many, a chain of one-page
+    nodes `chain` deep is grown; lookups `SHALLOW` and `chain` nodes down it give
+    the walk's cost per extra node visited (the slope), apart from the fixed cost
+    of starting and ending a walk."""
 
     PREFIX, PREFIX_ONE = [7, 7, 7, 7], [8, 8, 8, 8]
+    SHALLOW = 8
 
     def __init__(self, name: str, pred: RadixPredictor, rng: random.Random,
-                 children: int) -> None:
+                 children: int, chain: int = 0) -> None:
         super().__init__(name, pred, rng)
         self.children = children
+        self.chain = chain
         self.lookups: dict[str, RadixCmd] = {}
+        self.nodes: dict[str, int] = {}     # nodes each timed lookup walks
+
+    async def timed(self, what: str, tokens: list[int], nodes: int) -> None:
+        self.lookups[what] = await self.do(op=OP_MATCH, tokens=tokens, wait=True)
+        self.nodes[what] = nodes
+
+    async def grow_chain(self, base: list[int], first_tok: int) -> list[list[int]]:
+        """Extend `base` one page at a time: every INSERT adds one node below the last."""
+        p = self.pred.p.page_size
+        keys, key = [], list(base)
+        for i in range(self.chain):
+            key = key + [first_tok + i] * p
+            await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)))
+            keys.append(key)
+        return keys
 
     async def body(self) -> None:
         p = self.pred.p.page_size
@@ -42,8 +64,7 @@ class FanoutSeq(RadixBaseSeq):
         one = self.PREFIX_ONE * p
         await self.do(op=OP_INSERT, tokens=one, kvs=self.fresh_kvs(len(one)))
         await self.do(op=OP_INSERT, tokens=one + [1000] * p, kvs=self.fresh_kvs(len(one) + p))
-        self.lookups["one child"] = await self.do(op=OP_MATCH, tokens=one + [1000] * p,
-                                                  wait=True)
+        await self.timed("one child", one + [1000] * p, 2)
         prefix = self.PREFIX * p
         await self.do(op=OP_INSERT, tokens=prefix, kvs=self.fresh_kvs(len(prefix)))
         for c in range(self.children):
@@ -51,8 +72,14 @@ class FanoutSeq(RadixBaseSeq):
             await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)))
         for what, c in (("first child", 0), ("last child", self.children - 1),
                         ("absent child", self.children + 5)):
-            self.lookups[what] = await self.do(op=OP_MATCH, tokens=prefix + [1000 + c] * p,
-                                               wait=True)
+            await self.timed(what, prefix + [1000 + c] * p, 1 if what == "absent child" else 2)
+        if self.chain > self.SHALLOW:
+            for what, base, tok in (("one child", one + [1000] * p, 3000),
+                                    ("last child", prefix + [1000 + self.children - 1] * p,
+                                     5000)):
+                keys = await self.grow_chain(base, tok)
+                for depth in (self.SHALLOW, self.chain):
+                    await self.timed(f"chain {depth} below {what}", keys[depth - 1], 2 + depth)
 
 
 class CapacitySeq(RadixBaseSeq):
