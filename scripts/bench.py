@@ -8,7 +8,13 @@ import sys
 from pathlib import Path
 
 from models import fsm_sizes
-from scripts import bench_fsm_model, bench_fsm_rtl, bench_radix_model, bench_radix_rtl
+from scripts import (
+    bench_fsm_model,
+    bench_fsm_peers,
+    bench_fsm_rtl,
+    bench_radix_model,
+    bench_radix_rtl,
+)
 
 OUT = Path("build/bench")
 
@@ -21,7 +27,8 @@ def main() -> int:
     print(bench_radix_rtl.table(results["radix_rtl"]))
     print("\n== token-FSM validator RTL (simulated cycles) ==")
     results["fsm_rtl"] = bench_fsm_rtl.run()
-    print(bench_fsm_rtl.table(results["fsm_rtl"]))
+    results["fsm_peers"] = bench_fsm_peers.run()
+    print(bench_fsm_rtl.table(results["fsm_rtl"], results["fsm_peers"]))
     print("\n== token-FSM table sizes and VCK5000 fit ==")
     results["fsm_sizes"], text = fsm_sizes.size_table()
     print(text)

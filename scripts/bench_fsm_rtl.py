@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 
-from scripts import registry
+from scripts import bench_fsm_peers, registry
 from scripts.sim import BUILD_ROOT, run_one
+
+CLOCK_MHZ = 300
 
 
 def run(seed: int = 1) -> dict:
@@ -21,9 +23,14 @@ def run(seed: int = 1) -> dict:
     return json.loads((res.out_dir / "bench.json").read_text())
 
 
-def table(b: dict) -> str:
+def table(b: dict, peers: dict | None = None) -> str:
+    """The cycle table; `peers` (scripts.bench_fsm_peers.run) adds their rows beside it."""
     m = b["mask"]
-    peers = ", ".join(f"{k} {v} µs" for k, v in m["peer_us_per_mask_brief3"].items())
+    batch = [f"| MASK_BATCH of {k} slot{'s' if k != '1' else ''} (command to last beat) | "
+             f"{v['cycles']} ({v['cycles_per_slot']} per slot) | {v['beats']} beats in "
+             f"{v['beat_span_cycles']} cycles; "
+             f"{round(v['cycles'] / CLOCK_MHZ, 3)} µs at 300 MHz (assumes timing closure) |"
+             for k, v in b.get("mask_batch", {}).items()]
     return "\n".join([
         f"grammar: {b['grammar']}",
         "| measurement | cycles | note |", "|---|---|---|",
@@ -35,11 +42,13 @@ def table(b: dict) -> str:
         f"| VALIDATE | {b['validate']['cycles_per_token']} per token | |",
         f"| MASK ({m['beats_per_mask']} beats of {m['mask_w']} bits) | "
         f"{m['cycles_per_mask_idle_core']} | {m['us_per_mask_at_300mhz']} µs at 300 MHz "
-        f"(assumes timing closure); peers measured on a 2-core CPU: {peers} |",
+        f"(assumes timing closure) |",
+        *batch,
         f"| table load | {b['load']['cycles_per_beat']} per beat | "
         f"{b['load']['bytes']} bytes in {b['load']['cycles']} cycles |",
+        *(bench_fsm_peers.rows(peers) if peers else []),
     ])
 
 
 if __name__ == "__main__":
-    print(table(run()))
+    print(table(run(), bench_fsm_peers.run()))

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The benchmark harnesses: peers driven along the model's own token path, and the
+walk-cost arithmetic of the radix table."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.token_fsm import TokenFSM
+from models.vocab import Vocabulary
+from scripts import bench_fsm_peers, bench_fsm_rtl, bench_radix_rtl
+
+REGEX = "ab+c"
+
+
+@pytest.fixture(scope="module")
+def tiny() -> tuple[Vocabulary, TokenFSM]:
+    vocab = Vocabulary.from_list(["a", "b", "c", "ab", "bb", "bc", "x"], eos="</s>")
+    return vocab, TokenFSM.from_regex(REGEX, vocab)
+
+
+def test_token_path_is_accepted_by_the_model(tiny):
+    vocab, fsm = tiny
+    path = bench_fsm_peers.token_path(fsm, 6, seed=3)
+    assert path and fsm.walk(path) is not None
+    assert all(not vocab.is_special(t) for t in path)
+
+
+@pytest.mark.parametrize("peer", ["_llguidance", "_outlines"])
+def test_peers_follow_the_same_path(tiny, peer):
+    """A peer fed wrong token ids refuses the path (or raises), so the harness would
+    not report a time for masks it never computed."""
+    vocab, fsm = tiny
+    path = bench_fsm_peers.token_path(fsm, 6, seed=3)
+    r = getattr(bench_fsm_peers, peer)(vocab, path, regex=REGEX)
+    assert r["available"], r
+    assert r["masks"] == len(path) and r["us_per_mask_median"] > 0
+
+
+def test_peer_rows_say_what_was_not_measured():
+    rows = bench_fsm_peers.rows({"peers": {
+        "llguidance": {"available": True, "version": "1", "masks": 3,
+                       "us_per_mask_median": 2.0, "us_per_mask_mean": 3.0},
+        "xgrammar": {"available": False, "note": "not measured: why"}}})
+    assert "2.0 µs median over 3 masks" in rows[0]
+    assert "not measured: why" in rows[1]
+
+
+def test_batch_rows_in_fsm_table():
+    b = {"grammar": "g", "advance_latency_cycles": 4,
+         "advance_distinct_slots": {"commands_per_cycle": 1.0},
+         "advance_same_slot": {"cycles_per_command": 1.0},
+         "validate": {"cycles_per_token": 1.0},
+         "mask": {"beats_per_mask": 99, "mask_w": 512, "cycles_per_mask_idle_core": 101,
+                  "us_per_mask_at_300mhz": 0.34},
+         "mask_batch": {"8": {"slots": 8, "beats": 792, "cycles": 795,
+                              "cycles_per_slot": 99.38, "beat_span_cycles": 792}},
+         "load": {"cycles_per_beat": 1.0, "bytes": 10, "cycles": 2}}
+    text = bench_fsm_rtl.table(b)
+    assert "| MASK_BATCH of 8 slots (command to last beat) | 795 (99.38 per slot) |" in text
+
+
+def test_walk_slope_and_fixed_cost():
+    fan = {"chain": 40, "shallow": 8,
+           "walk_cycles": {"chain 8 below one child": 94, "chain 40 below one child": 350},
+           "walk_nodes": {"chain 8 below one child": 10, "chain 40 below one child": 42}}
+    assert bench_radix_rtl.walk_per_node(fan, "one child") == {"slope": 8.0, "fixed": 14.0}
+    assert bench_radix_rtl.walk_per_node(fan, "last child") is None
