@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RadixCoverage: operation x outcome, split position, eviction cascade, lock depth."""
+"""RadixCoverage: operation x outcome, split position, walk depth x how the walk ended,
+eviction cascade, lock depth, commands in flight x response-FIFO level."""
 
 from __future__ import annotations
 
@@ -58,12 +59,26 @@ class RadixCoverage:
         def sample_pipe(cmd: RadixCmd) -> None:
             pass
 
+        # The walker and the streamer: how deep a MATCH went and how its walk ended
+        # (the streamer found a mismatch, the walker found no child, or the key ran out).
+        @CoverPoint(f"{p}.walk_depth", xf=lambda d, e: _bucket(d, (0, 1, 3, 15)),
+                    bins=["<=0", "<=1", "<=3", "<=15", ">15"])
+        @CoverPoint(f"{p}.walk_end", xf=lambda d, e: e,
+                    bins=["key ends", "no child", "inside an edge"])
+        @CoverCross(f"{p}.walk_depth_x_end", items=[f"{p}.walk_depth", f"{p}.walk_end"],
+                    # Depth 0 ends only at a missing child: an empty key is refused
+                    # (LENGTH), and a key shorter than a page never starts a walk.
+                    ign_bins=[("<=0", "inside an edge"), ("<=0", "key ends")])
+        def sample_walk(depth: int, end: str) -> None:
+            pass
+
         self._sample, self._split, self._evict, self._lock = (
             sample, sample_split, sample_evict, sample_lock)
+        self._walk = sample_walk
         self._pipe = sample_pipe
 
     def sample(self, cmd: RadixCmd, exp: object) -> None:
-        from uvm_env.radix.protocol import OP_EVICT, OP_LOCK, OP_UNLOCK
+        from uvm_env.radix.protocol import OP_EVICT, OP_LOCK, OP_MATCH, OP_UNLOCK
         self._sample(cmd, exp)
         if hasattr(cmd, "in_flight_at_send"):
             self._pipe(cmd)
@@ -71,6 +86,8 @@ class RadixCoverage:
             return
         if exp.split_at is not None:
             self._split(exp.split_at)
+        if cmd.op == OP_MATCH:
+            self._walk(exp.walk_depth, exp.walk_end)
         if cmd.op == OP_EVICT:
             self._evict(exp.evicted_nodes)
         if cmd.op in (OP_LOCK, OP_UNLOCK):

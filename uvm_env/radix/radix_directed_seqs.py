@@ -31,7 +31,8 @@ class FanoutSeq(RadixBaseSeq):
     Below the single child and below the last of the many, a chain of one-page
     nodes `chain` deep is grown; lookups `SHALLOW` and `chain` nodes down it give
     the walk's cost per extra node visited (the slope), apart from the fixed cost
-    of starting and ending a walk."""
+    of starting and ending a walk. Lookups that end at a missing child and inside an
+    edge, at both depths, follow (untimed)."""
 
     PREFIX, PREFIX_ONE = [7, 7, 7, 7], [8, 8, 8, 8]
     SHALLOW = 8
@@ -80,6 +81,14 @@ class FanoutSeq(RadixBaseSeq):
                 keys = await self.grow_chain(base, tok)
                 for depth in (self.SHALLOW, self.chain):
                     await self.timed(f"chain {depth} below {what}", keys[depth - 1], 2 + depth)
+            # Walks that end every way, shallow and deep: at a missing child, and
+            # inside a two-page edge (a twig beside the chain).
+            for depth in (self.SHALLOW, self.chain):
+                key = keys[depth - 1]
+                await self.do(op=OP_MATCH, tokens=key + [9000] * p)
+                twig = key + [9100] * p + [9101] * p
+                await self.do(op=OP_INSERT, tokens=twig, kvs=self.fresh_kvs(len(twig)))
+                await self.do(op=OP_MATCH, tokens=key + [9100] * p + [9102] * p)
 
 
 class CapacitySeq(RadixBaseSeq):

@@ -56,6 +56,8 @@ class Prediction:
     lock_depth: int = 0            # nodes a LOCK/UNLOCK walk touched
     split_at: int | None = None    # offset into the edge where a split happened
     evicted_nodes: int = 0
+    walk_depth: int = 0            # MATCH: nodes its walk entered (a split's upper node too)
+    walk_end: str = ""             # MATCH: "key ends", "no child" or "inside an edge"
 
 
 class RadixPredictor:
@@ -89,9 +91,14 @@ class RadixPredictor:
         if cmd.op == OP_MATCH:
             r = m.match_prefix(cmd.tokens, cmd.ns)
             self.hw.commit(m, cmd.ns)
+            n = len(cmd.tokens) - len(cmd.tokens) % self.p.page_size
+            end = ("inside an edge" if split_at else
+                   "key ends" if r.length == n else "no child")
             return Prediction(RadixRsp(cmd.op, ST_OK, r.length, 0, 0,
                                        [int(x) for x in r.kv_indices]), r.node,
-                              split_at=split_at)
+                              split_at=split_at,
+                              walk_depth=self._depth(r.node) if r.node is not None else 0,
+                              walk_end=end)
         if cmd.op == OP_INSERT:
             prefix = m.insert(cmd.tokens, cmd.kvs, cmd.ns)
             self.hw.commit(m, cmd.ns)
