@@ -23,7 +23,8 @@ def env() -> dict[str, str]:
 
 def test_every_block_with_an_axi_lite_or_stream_proof_is_found():
     names = {p.stem for p in formal.proofs()}
-    assert {"common_fifo_sync", "common_skid_buffer", "fsm_csr", "top_ctrl_hs"} <= names
+    assert {"common_fifo_sync", "common_skid_buffer", "fsm_csr", "radix_csr",
+            "top_ctrl_hs"} <= names
 
 
 def test_tasks_are_read_from_the_sby_file():
@@ -58,10 +59,15 @@ BUGS = [
      "if (s_bvalid_o && s_bready_i) s_bvalid_o <= 1'b0;", "if (s_bvalid_o) s_bvalid_o <= 1'b0;"),
     ("fsm/fsm_csr.sv", "fsm_csr",                            # a write taken while B is pending
      "s_axil_wvalid_i && !s_axil_bvalid_o;", "s_axil_wvalid_i;"),
+    ("radix/radix_csr.sv", "radix_csr",                      # a clear wins over a new error
+     "irq_pend_q <= error_i;", "irq_pend_q <= 1'b0;"),
+    ("radix/radix_csr.sv", "radix_csr",                      # R dropped without RREADY
+     "end else if (s_axil_rready_i) begin", "end else begin"),
 ]
 
 
-@pytest.mark.parametrize(("rel", "proof", "old", "new"), BUGS, ids=[b[1] for b in BUGS])
+@pytest.mark.parametrize(("rel", "proof", "old", "new"), BUGS,
+                         ids=[f"{b[1]}-{i}" for i, b in enumerate(BUGS)])
 def test_planted_bug_fails_the_proof(rel: str, proof: str, old: str, new: str,
                                      env: dict[str, str], tmp_path: Path):
     rtl = _planted(tmp_path, rel, old, new)
