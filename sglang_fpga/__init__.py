@@ -11,4 +11,29 @@ validator.
 * ``sglang_fpga.sglang``: SGLang plug-ins (extra ``[sglang]``).
 """
 
+from .backends.fsm_model import FsmGeometry
+from .backends.radix_model import RadixGeometry
+from .errors import (
+    DeviceError,
+    FsmError,
+    FsmLoadError,
+    FsmSlotError,
+    FsmTokenError,
+    FsmViolationError,
+    KernelError,
+    RadixCapacityError,
+    RadixError,
+    RadixHandleError,
+    RadixLockError,
+    RadixRequestError,
+    ResponseError,
+)
+from .fsm_device import FsmDevice, SlotState
+from .radix_device import RadixDevice
+
 __version__ = "0.1.0"
+__all__ = ["DeviceError", "FsmDevice", "FsmError", "FsmGeometry", "FsmLoadError",
+           "FsmSlotError", "FsmTokenError", "FsmViolationError", "KernelError",
+           "RadixCapacityError", "RadixDevice", "RadixError", "RadixGeometry",
+           "RadixHandleError", "RadixLockError", "RadixRequestError", "ResponseError",
+           "SlotState"]
