@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean
+.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean package-check
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ bench: setup ## Benchmarks: RTL cycle counts, model speed, peers side by side (b
 
 list-tests: setup ## List the registered simulation tests
 	@$(PY) -m scripts.sim --list
+
+package-check: setup ## Build wheel + sdist, install each in a scratch venv, exercise the entry points
+	@$(PY) -m scripts.package_check
 
 regs: setup ## Regenerate CSR constants, Python maps and docs tables from rtl/*/*_regs.yml
 	@$(PY) -m scripts.gen_regs

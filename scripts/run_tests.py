@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make test`: lint, formal proofs, model unit tests (pytest), the CI-sized regression,
-and the dashboard.
+"""`make test`: lint, formal proofs, model unit tests (pytest), the package check, the
+CI-sized regression, and the dashboard.
 
 `make lint` counts as one test and each `make formal` proof (one .sby file, all its
 tasks) as one more.
@@ -22,7 +22,7 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
-from scripts import browser_check, dashboard, formal, lint, registry, regress
+from scripts import browser_check, dashboard, formal, lint, package_check, registry, regress
 from scripts.registry import ROOT, SIMULATORS
 
 CI_SEED = 1  # fixed, so CI is reproducible; `make regress` sweeps seeds
@@ -59,6 +59,12 @@ def run_lint() -> tuple[int, int]:
     """`make lint` (verilator -Wall on every top, ruff): one test."""
     print("lint:", flush=True)
     return (1, 0) if lint.main() == 0 else (0, 1)
+
+
+def run_package_check() -> tuple[int, int]:
+    """`make package-check`: the wheel's contents and each artifact's smoke run count."""
+    print("package-check:", flush=True)
+    return package_check.run()
 
 
 def run_formal() -> tuple[int, int]:
@@ -141,6 +147,7 @@ def main() -> int:
     ap.add_argument("--no-pytest", action="store_true")
     ap.add_argument("--no-lint", action="store_true")
     ap.add_argument("--no-formal", action="store_true")
+    ap.add_argument("--no-package", action="store_true")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
                     help="simulator processes at a time (default: $JOBS or 2)")
     args = ap.parse_args()
@@ -148,17 +155,19 @@ def main() -> int:
     lint_pass, lint_fail = (0, 0) if args.no_lint else run_lint()
     fv_pass, fv_fail = (0, 0) if args.no_formal else run_formal()
     py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
+    pkg_pass, pkg_fail = (0, 0) if args.no_package else run_package_check()
     sim_pass, sim_fail = run_sims(args.tests, args.jobs)
     dash_pass, dash_fail = run_dashboard()
     dash = "passed" if dash_pass else "failed" if dash_fail else "not checked (no browser)"
     print(f"\nlint: {'passed' if lint_pass else 'failed' if lint_fail else 'not run'}; "
           f"formal: {fv_pass} passed, {fv_fail} failed; "
           f"pytest: {py_pass} passed, {py_fail} failed; "
+          f"package-check: {pkg_pass} passed, {pkg_fail} failed; "
           f"simulation: {sim_pass} passed, {sim_fail} failed; "
           f"dashboard: {dash}; "
           f"{time.monotonic() - start:.0f} s")
-    total_pass = lint_pass + fv_pass + py_pass + sim_pass + dash_pass
-    total_fail = lint_fail + fv_fail + py_fail + sim_fail + dash_fail
+    total_pass = lint_pass + fv_pass + py_pass + pkg_pass + sim_pass + dash_pass
+    total_fail = lint_fail + fv_fail + py_fail + pkg_fail + sim_fail + dash_fail
     if total_pass + total_fail == 0:
         print("no tests ran")
         return 1
