@@ -7,6 +7,7 @@ models in it, and no checkout-only files. Ends with `N passed, N failed`."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -27,11 +28,16 @@ def _venv(path: Path) -> Path:
     return path / "bin" / "python"
 
 
+def _clean_env() -> dict[str, str]:
+    """The caller's environment without PYTHONPATH (make sets it to the checkout), so that
+    nothing of the checkout is importable: not the sources, not the sglang_fpga.egg-info
+    the sdist build leaves, which pip would take for an installed copy."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def _pip(python: Path, *args: str) -> None:
-    # Run from OUT: `python -m pip` puts the working directory on sys.path, and the
-    # checkout's sglang_fpga.egg-info (left by the sdist build) would look installed.
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    *args], check=True, cwd=OUT)
+                    *args], check=True, cwd=OUT, env=_clean_env())
 
 
 def build() -> tuple[Path, Path]:
@@ -42,7 +48,8 @@ def build() -> tuple[Path, Path]:
     shutil.rmtree(dist, ignore_errors=True)
     with open(OUT / "build.log", "w") as log:
         subprocess.run([str(tools), "-m", "build", "--outdir", str(dist), str(ROOT)],
-                       check=True, stdout=log, stderr=subprocess.STDOUT)
+                       check=True, stdout=log, stderr=subprocess.STDOUT, env=_clean_env())
+    shutil.rmtree(ROOT / "sglang_fpga.egg-info", ignore_errors=True)
     return next(dist.glob("*.whl")), next(dist.glob("*.tar.gz"))
 
 
