@@ -8,7 +8,6 @@ import random
 
 import numpy as np
 import pytest
-from sglang_fpga.models.vocab import Vocabulary
 
 from sglang_fpga import (
     FsmDevice,
@@ -27,6 +26,7 @@ from sglang_fpga import (
 )
 from sglang_fpga.backends.kernel import RadixKernelBackend
 from sglang_fpga.compiler import compile_grammar
+from sglang_fpga.models.vocab import Vocabulary
 from sglang_fpga.wire import RadixStatus
 
 SMALL = RadixGeometry(node_cap=8, token_cap=256, max_len=64, hash_buckets=16)
