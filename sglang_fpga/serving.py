@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
 from .compiler import Grammar
 from .fsm_device import FsmDevice
+from .models.regex_dfa import ByteDFA, compile_regex
 from .radix_device import RadixDevice
 
 
@@ -151,20 +153,21 @@ class GrammarCore:
         return self.device.mask(self.slot)
 
     def jump_forward(self) -> tuple[list[int], str] | None:
-        """The tokens the grammar forces from here (each state with one allowed token),
-        and their text; None if the next token is not forced."""
-        fsm, state, tokens = self.grammar.fsm, self.state, []
-        eos = fsm.tables.eos_id
-        while len(tokens) < 4096:
-            forced = fsm.forced_token(state)
-            if forced is None or forced == eos:
+        """The text the grammar forces from here, as xgrammar's jump-forward gives it:
+        ([], text) while each byte-level state has exactly one way on and cannot end; None
+        if nothing is forced. The text stops before an incomplete UTF-8 character."""
+        dfa = byte_dfa(self.grammar.pattern)
+        eos = self.grammar.fsm.tables.eos_id
+        done = b"".join(self.token_bytes(t) for t in self.history if t != eos)
+        state, out = dfa.run(dfa.start, done), bytearray()
+        while state >= 0 and not dfa.accepting[state] and len(out) < 4096:
+            live = np.flatnonzero(dfa.transitions[state] >= 0)
+            if len(live) != 1 or len(dfa.class_bytes(int(live[0]))) != 1:
                 break
-            tokens.append(forced)
-            state = fsm.advance(state, forced)
-        if not tokens:
-            return None
-        text = b"".join(self.token_bytes(t) for t in tokens).decode("utf-8", "replace")
-        return tokens, text
+            out.append(dfa.class_bytes(int(live[0]))[0])
+            state = int(dfa.transitions[state, live[0]])
+        text = _whole_chars(bytes(out))
+        return ([], text) if text else None
 
     def copy(self) -> GrammarCore:
         return GrammarCore(self.pool, self.bank, self.grammar, self.token_bytes)
@@ -181,3 +184,17 @@ class GrammarCore:
             assert first is None, "a history the grammar accepted must replay"
             state = st.state
         self.state = state
+
+
+@lru_cache(maxsize=64)
+def byte_dfa(pattern: str) -> ByteDFA:
+    return compile_regex(pattern)
+
+
+def _whole_chars(data: bytes) -> str:
+    for cut in range(len(data), max(-1, len(data) - 4), -1):
+        try:
+            return data[:cut].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return ""
