@@ -11,6 +11,7 @@ order); keys past the device's MaxLen are matched and cached up to MaxLen."""
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,8 @@ class FpgaRadixCache(BasePrefixCache):
         self.page_size = params.page_size
         self.is_eagle = params.is_eagle
         self.kv_events = None
-        self.metrics_collector = None
+        if params.enable_metrics:
+            self.init_metrics_collector()    # SGLang's own radix-cache metrics, as RadixCache
         dev = getattr(self.token_to_kv_pool_allocator, "device", "cpu")
         self.device = torch.device(dev) if isinstance(dev, (str, torch.device)) else \
             torch.device("cpu")
@@ -94,7 +96,10 @@ class FpgaRadixCache(BasePrefixCache):
     def evict(self, params: EvictParams) -> EvictResult:
         if self.disable:
             return EvictResult()
-        return EvictResult(num_tokens_evicted=self.core.evict(params.num_tokens))
+        start = time.perf_counter()
+        evicted = self.core.evict(params.num_tokens)
+        self.update_eviction_metrics(evicted, start)
+        return EvictResult(num_tokens_evicted=evicted)
 
     def inc_lock_ref(self, node: DeviceNode) -> IncLockRefResult:
         if self.disable:
@@ -134,8 +139,9 @@ class FpgaRadixCache(BasePrefixCache):
 
     # ---- helpers --------------------------------------------------------------------
     def _free(self, kv: np.ndarray) -> None:
-        self.token_to_kv_pool_allocator.free(torch.as_tensor(kv, dtype=torch.int64,
-                                                             device=self.device))
+        # As RadixCache frees a node: evicted values are whole pages of kv rows.
+        self.token_to_kv_pool_allocator.free_segment(
+            torch.as_tensor(kv, dtype=torch.int64, device=self.device), start_pos=0)
 
 
 def _extra(key: Any) -> object:
