@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean package-check
+.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean package-check sglang-check
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -49,6 +49,9 @@ list-tests: setup ## List the registered simulation tests
 
 package-check: setup ## Build wheel + sdist, install each in a scratch venv, exercise the entry points
 	@$(PY) -m scripts.package_check
+
+sglang-check: setup ## The SGLang plug-ins beside SGLang 0.5.23's RadixCache and xgrammar (own venv)
+	@$(PY) -m scripts.sglang_check
 
 regs: setup ## Regenerate CSR constants, Python maps and docs tables from rtl/*/*_regs.yml
 	@$(PY) -m scripts.gen_regs
