@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Build krnl_radix or krnl_fsm (the kernel tests' configuration) and serve it to the host
-driver's ``sim`` back end over a Unix socket (sglang_fpga/backends/sim.py starts this).
+"""Build krnl_radix or krnl_fsm (the kernel tests' configuration, or with --params
+overrides) and serve it to the host driver's ``sim`` back end over a Unix socket
+(sglang_fpga/backends/sim.py starts this).
 
-    python -m scripts.sim_serve --kernel radix --socket /tmp/x.sock
+    python -m scripts.sim_serve --kernel radix --socket /tmp/x.sock [--params '{"NodeCap": 4096}']
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import sys
 
@@ -22,9 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kernel", choices=sorted(TESTS), required=True)
     ap.add_argument("--socket", required=True)
+    ap.add_argument("--params", default="{}", help="JSON: build parameters to override")
     args = ap.parse_args(argv)
-    test = dataclasses.replace(registry.get(TESTS[args.kernel]),
-                               module="uvm_env.top.kernel_server", testcase="serve")
+    base = registry.get(TESTS[args.kernel])
+    test = dataclasses.replace(base, module="uvm_env.top.kernel_server", testcase="serve",
+                               parameters={**base.parameters, **json.loads(args.params)})
     out = BUILD_ROOT / "_serve" / f"{args.kernel}-{os.getpid()}"
     res = run_one(test, "verilator", seed=1, out_dir=out,
                   extra_env={"SGLANG_FPGA_SOCKET": args.socket,

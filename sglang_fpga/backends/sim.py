@@ -8,6 +8,7 @@ development environment (``make setup``)."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -46,7 +47,8 @@ class SimBuffer:
 
 class SimCard:
     def __init__(self, kernel: str, root: str | Path | None = None,
-                 start_timeout_s: float = 900.0) -> None:
+                 params: dict[str, int] | None = None, start_timeout_s: float = 900.0) -> None:
+        """``params`` override the kernel tests' build parameters (a separate build)."""
         if kernel not in KERNELS:
             raise ValueError(f"kernel {kernel!r}: one of {KERNELS}")
         self.root = find_checkout(root)
@@ -63,7 +65,8 @@ class SimCard:
         dev_python = self.root / ".venv" / "bin" / "python"
         python = str(dev_python) if dev_python.exists() else sys.executable
         self.proc = subprocess.Popen(
-            [python, "-m", "scripts.sim_serve", "--kernel", kernel, "--socket", path],
+            [python, "-m", "scripts.sim_serve", "--kernel", kernel, "--socket", path,
+             "--params", json.dumps(params or {})],
             cwd=self.root, env=env, stdin=subprocess.DEVNULL, stdout=self.log.open("w"),
             stderr=subprocess.STDOUT)
         deadline = time.monotonic() + start_timeout_s
@@ -83,6 +86,7 @@ class SimCard:
         self.ram_bytes = int(hello["ram_bytes"])
         self._buffers: dict[str, SimBuffer] = {}
         self._next = 0
+        self.cycles = 0      # kernel clock cycles of every run so far
 
     def buffer(self, name: str, nbytes: int, arg: int) -> SimBuffer:
         """A region of the simulated DDR, kept per name and grown (never moved back)."""
@@ -99,6 +103,7 @@ class SimCard:
     def run(self, args: list[object]) -> list[int]:
         values = [a.address if isinstance(a, SimBuffer) else int(a) for a in args]  # type: ignore
         header, _ = self.call({"op": "run", "args": values})
+        self.cycles += int(header["cycles"])  # type: ignore[call-overload]
         return [int(x) for x in header["outs"]]  # type: ignore[union-attr]
 
     def call(self, header: dict[str, object], payload: bytes = b"") -> tuple[dict, bytes]:

@@ -15,12 +15,14 @@ import socket
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, with_timeout
+from cocotb.utils import get_sim_time
 
 from sglang_fpga.backends import link
 from sglang_fpga.wire import FSM_ARGS, FSM_OUTS, RADIX_ARGS, RADIX_OUTS
 from uvm_env.top.kernel_host import KernelHost
 
 RAM_BYTES = 1 << 24
+CLOCK_NS = 10
 RUN_TIMEOUT_US = 200_000
 _PARAMS = ("NodeCap", "TokenCap", "MaxLen", "PageSize", "NumNs", "HashBuckets", "HashWays",
            "StashDepth", "VocabMax", "ClassW", "StateW", "RowW", "NsCap", "RowCap", "NSlots",
@@ -31,7 +33,7 @@ _PARAMS = ("NodeCap", "TokenCap", "MaxLen", "PageSize", "NumNs", "HashBuckets", 
 async def serve(dut: object) -> None:
     fsm = os.environ["SGLANG_FPGA_KERNEL"] == "fsm"
     clock, reset = dut.ap_clk, dut.ap_rst_n
-    cocotb.start_soon(Clock(clock, 10, unit="ns").start())
+    cocotb.start_soon(Clock(clock, CLOCK_NS, unit="ns").start())
     reset.value = 0
     await ClockCycles(clock, 10)
     reset.value = 1
@@ -54,13 +56,16 @@ async def serve(dut: object) -> None:
         elif req["op"] == "read":
             link.send(sock, {}, host.ram.read(int(req["addr"]), int(req["n"])))
         elif req["op"] == "run":
+            start = get_sim_time("ns")
             try:
                 outs = await with_timeout(host.run([int(a) for a in req["args"]]),
                                           RUN_TIMEOUT_US, "us")
             except TimeoutError:
                 link.send(sock, {"error": f"no ap_done within {RUN_TIMEOUT_US} us"})
                 continue
-            link.send(sock, {"outs": outs})
+            # Clock cycles from the first argument write to the results read back: what a
+            # host waits on the card, less the PCIe and driver time.
+            link.send(sock, {"outs": outs, "cycles": int(get_sim_time("ns") - start) // CLOCK_NS})
         else:
             link.send(sock, {"error": f"unknown request {req['op']!r}"})
     sock.close()
