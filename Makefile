@@ -32,7 +32,7 @@ sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n
 waves: setup ## Open the waveform of the last WAVES=1 run: make waves TEST=<name> [SIM=...]
 	@$(PY) -m scripts.waves --test "$(TEST)" --sim "$(SIM)"
 
-test: setup-browser ## Everything CI runs: pytest suites + CI-sized simulation regression
+test: setup-browser ## Everything CI runs: lint, formal, pytest, package-check, sglang-check, CI-sized regression
 	@$(PY) -m scripts.run_tests
 
 lint: setup ## Verilator -Wall and slang on every RTL top, FuseSoC core lint, ruff, actionlint
