@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean
+.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean package-check sglang-check
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -32,7 +32,7 @@ sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n
 waves: setup ## Open the waveform of the last WAVES=1 run: make waves TEST=<name> [SIM=...]
 	@$(PY) -m scripts.waves --test "$(TEST)" --sim "$(SIM)"
 
-test: setup-browser ## Everything CI runs: pytest suites + CI-sized simulation regression
+test: setup-browser ## Everything CI runs: lint, formal, pytest, package-check, sglang-check, CI-sized regression
 	@$(PY) -m scripts.run_tests
 
 lint: setup ## Verilator -Wall and slang on every RTL top, FuseSoC core lint, ruff, actionlint
@@ -46,6 +46,12 @@ bench: setup ## Benchmarks: RTL cycle counts, model speed, peers side by side (b
 
 list-tests: setup ## List the registered simulation tests
 	@$(PY) -m scripts.sim --list
+
+package-check: setup ## Build wheel + sdist, install each in a scratch venv, exercise the entry points
+	@$(PY) -m scripts.package_check
+
+sglang-check: setup ## The SGLang plug-ins beside SGLang 0.5.23's RadixCache and xgrammar (own venv)
+	@$(PY) -m scripts.sglang_check
 
 regs: setup ## Regenerate CSR constants, Python maps and docs tables from rtl/*/*_regs.yml
 	@$(PY) -m scripts.gen_regs

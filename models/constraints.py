@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from models.json_schema import check_regex_dialect, escape_literal, schema_to_regex
+from .json_schema import check_regex_dialect, escape_literal, schema_to_regex
 
 if TYPE_CHECKING:
-    from models.token_tables import TokenTables
-    from models.vocab import Vocabulary
+    from .token_tables import TokenTables
+    from .vocab import Vocabulary
 
 __all__ = [
     "ANY_TEXT",
@@ -237,8 +237,8 @@ def to_regex(ir: Node | str | Sequence[Node | str]) -> str:
 def compile(ir: Node | str | Sequence[Node | str], vocab: Vocabulary) -> TokenTables:
     """Token-level tables for `ir` over `vocab`, as models.token_fsm builds them."""
     # Imported here so this module (and to_regex) work without the back end.
-    from models.regex_dfa import compile_regex
-    from models.token_fsm import TokenFSM
+    from .regex_dfa import compile_regex
+    from .token_fsm import TokenFSM
 
     return TokenFSM.build(compile_regex(to_regex(ir)), vocab).tables
 
@@ -279,7 +279,7 @@ def _abbrev(text: str, limit: int = 72) -> str:
 
 
 if __name__ == "__main__":
-    from models.json_schema import FINANCIAL_SUMMARY_SCHEMA
+    from .json_schema import FINANCIAL_SUMMARY_SCHEMA
 
     demo = (
         "Company: "

@@ -14,7 +14,7 @@ from collections import deque
 
 import numpy as np
 
-from models.regex_dfa import DEAD, ByteDFA
+from .regex_dfa import DEAD, ByteDFA
 
 
 class DfaSampler:

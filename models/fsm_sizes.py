@@ -21,8 +21,8 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.table_image import SECTION_NAMES, section_arrays, storage_bits
-from models.token_tables import TokenTables
+from .table_image import SECTION_NAMES, section_arrays, storage_bits
+from .token_tables import TokenTables
 
 WORD_BITS = 512
 URAM_DEPTH, BRAM_DEPTH = 4096, 512
@@ -172,7 +172,7 @@ NESTED_ARRAYS_SCHEMA: dict[str, object] = {
 
 def grammars() -> dict[str, str]:
     """name -> regex of the grammars the size table covers (all on GPT-2)."""
-    from models.json_schema import FINANCIAL_SUMMARY_SCHEMA, schema_to_regex
+    from .json_schema import FINANCIAL_SUMMARY_SCHEMA, schema_to_regex
 
     return {
         "summary/sentiment regex": (
@@ -195,8 +195,8 @@ def tekken_path() -> Path | None:
 
 def size_table(banks: int = 2) -> tuple[list[dict[str, object]], str]:
     """Build every grammar on GPT-2 and tekken and tabulate its sizes (minutes)."""
-    from models.token_fsm import TokenFSM
-    from models.vocab import Vocabulary
+    from .token_fsm import TokenFSM
+    from .vocab import Vocabulary
 
     vocabs = [Vocabulary.gpt2()]
     tekken = tekken_path()

@@ -31,8 +31,8 @@ from typing import Any
 
 import jsonschema
 
-from models.regex_text import alt, atom, escape_literal, integer_range_regex, repeat
-from models.schema_base import (
+from .regex_text import alt, atom, escape_literal, integer_range_regex, repeat
+from .schema_base import (
     FLEXIBLE_WS,
     JSON_BOOLEAN,
     JSON_INTEGER,
@@ -44,8 +44,8 @@ from models.schema_base import (
     RegexDialectError,
     SchemaError,
 )
-from models.schema_oneof import disjoint
-from models.schema_pattern import check_regex_dialect, json_string_pattern
+from .schema_oneof import disjoint
+from .schema_pattern import check_regex_dialect, json_string_pattern
 
 __all__ = [
     "FINANCIAL_SUMMARY_SCHEMA",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models.radix_cache import RadixCache, WalkPlan
+from .radix_cache import RadixCache, WalkPlan
 
 __all__ = ["HwGeometry", "RadixHw", "bucket_of", "LANES"]
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.dfa_minimise import DEAD, bfs_order, refine_partition, renumber_bfs, row_ids
-from models.dfa_minimise import minimise as _minimise
-from models.regex_parse import MAX_CODE_POINT, CodeSet, RegexError, RegexParser
+from .dfa_minimise import DEAD, bfs_order, refine_partition, renumber_bfs, row_ids
+from .dfa_minimise import minimise as _minimise
+from .regex_parse import MAX_CODE_POINT, CodeSet, RegexError, RegexParser
 
 __all__ = [
     "DEAD",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from models.regex_parse import CodeSet
+from .regex_parse import CodeSet
 
 
 def integer_range_regex(lo: int | None, hi: int | None) -> str:

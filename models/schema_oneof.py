@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from models.schema_base import JSON_TYPES
+from .schema_base import JSON_TYPES
 
 _KIND_OF_TYPE = {"integer": "number"}  # every JSON integer is also a number
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import regex
 
-from models.regex_parse import (
+from .regex_parse import (
     ASCII_SHORTHANDS,
     MAX_CODE_POINT,
     CodeSet,
@@ -41,8 +41,8 @@ from models.regex_parse import (
     intersect,
     normalise,
 )
-from models.regex_text import alt, char_class, is_atom, quantifier
-from models.schema_base import JSON_STRING_CHAR, RegexDialectError, SchemaError
+from .regex_text import alt, char_class, is_atom, quantifier
+from .schema_base import JSON_STRING_CHAR, RegexDialectError, SchemaError
 
 
 def check_regex_dialect(pattern: str) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.token_tables import TokenTables, expand_next_state
+from .token_tables import TokenTables, expand_next_state
 
 MAGIC = 0x4D534654  # bytes "TFSM"
 VERSION = 2

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.regex_dfa import ByteDFA, bfs_order, compile_regex, refine_partition
-from models.token_tables import REJECT_CLASS, TokenTables, compress_next_state, expand_next_state
-from models.vocab import Vocabulary
+from .regex_dfa import ByteDFA, bfs_order, compile_regex, refine_partition
+from .token_tables import REJECT_CLASS, TokenTables, compress_next_state, expand_next_state
+from .vocab import Vocabulary
 
 __all__ = [
     "REJECT_CLASS",

@@ -18,11 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-from models.fsm_sizes import format_report, report
-from models.regex_dfa import compile_regex
-from models.table_image import export_image, export_readmemh, load_image
-from models.token_fsm import TokenFSM
-from models.vocab import Vocabulary
+from .fsm_sizes import format_report, report
+from .regex_dfa import compile_regex
+from .table_image import export_image, export_readmemh, load_image
+from .token_fsm import TokenFSM
+from .vocab import Vocabulary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,7 +74,7 @@ def load_vocab(spec: str) -> Vocabulary:
 def _cmd_compile(args: argparse.Namespace) -> int:
     if args.schema is not None:
         try:
-            from models.json_schema import schema_to_regex
+            from .json_schema import schema_to_regex
         except ImportError as exc:  # it ships with the package: only a broken install
             raise RuntimeError(
                 f"--schema needs models.json_schema.schema_to_regex, which failed to import ({exc})"

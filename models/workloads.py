@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.radix_cache import Node, RadixCache
+from .radix_cache import Node, RadixCache
 
 __all__ = [
     "Request",

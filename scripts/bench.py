@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +16,9 @@ from scripts import (
     bench_fsm_rtl,
     bench_radix_model,
     bench_radix_rtl,
+    sglang_check,
 )
+from scripts.registry import ROOT
 
 OUT = Path("build/bench")
 
@@ -39,9 +43,24 @@ def main() -> int:
     results["fsm_model"] = bench_fsm_model.run()
     print(json.dumps({k: v for k, v in results["fsm_model"].items() if k != "tekken"},
                      indent=1)[:3000])
+    print("\n== prefix cache per request: SGLang (Python, Rust), model back end, card "
+          "estimate ==")
+    results["host"] = run_host_bench()
     (OUT / "summary.json").write_text(json.dumps(results, indent=1))
     print(f"\nwrote {OUT / 'summary.json'}")
     return 0
+
+
+def run_host_bench() -> dict:
+    """scripts/bench_host.py in the `make sglang-check` venv (it needs SGLang)."""
+    python = sglang_check.ensure_venv()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(PYTHONPATH=str(ROOT), SGLANG_FPGA_ROOT=str(ROOT), BENCH_OUT=str(OUT.resolve()))
+    proc = subprocess.run([str(python), "-W", "ignore", "-m", "scripts.bench_host"], cwd=ROOT,
+                          env=env)
+    host = OUT / "host.json"
+    return json.loads(host.read_text()) if proc.returncode == 0 and host.exists() else {
+        "failed": proc.returncode}
 
 
 if __name__ == "__main__":

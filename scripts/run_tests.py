@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make test`: lint, formal proofs, model unit tests (pytest), the CI-sized regression,
-and the dashboard.
+"""`make test`: lint, formal proofs, model unit tests (pytest), the package check, the
+SGLang check, the CI-sized regression, and the dashboard.
 
 `make lint` counts as one test and each `make formal` proof (one .sby file, all its
 tasks) as one more.
@@ -21,8 +21,18 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
-from scripts import browser_check, dashboard, formal, lint, registry, regress
+from scripts import (
+    browser_check,
+    dashboard,
+    formal,
+    lint,
+    package_check,
+    registry,
+    regress,
+    sglang_check,
+)
 from scripts.registry import ROOT, SIMULATORS
 
 CI_SEED = 1  # fixed, so CI is reproducible; `make regress` sweeps seeds
@@ -61,6 +71,12 @@ def run_lint() -> tuple[int, int]:
     return (1, 0) if lint.main() == 0 else (0, 1)
 
 
+def run_package_check() -> tuple[int, int]:
+    """`make package-check`: the wheel's contents and each artifact's smoke run count."""
+    print("package-check:", flush=True)
+    return package_check.run()
+
+
 def run_formal() -> tuple[int, int]:
     """`make formal`: each proof (prove and cover tasks of one .sby file) is one test."""
     results = formal.run_all()
@@ -71,23 +87,37 @@ def run_formal() -> tuple[int, int]:
     return passed, len(results) - passed
 
 
-def run_pytest() -> tuple[int, int]:
-    """Run the Python test suites; count their cases from the junit report."""
-    report = ROOT / "build" / "pytest" / "results.xml"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.unlink(missing_ok=True)
-    proc = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={report}"], cwd=ROOT)
+def junit_counts(report: Path, returncode: int) -> tuple[int, int]:
+    """(passed, failed) from a pytest junit report; a skipped case counts as failed."""
     if not report.exists():
-        print(f"pytest produced no report (exit {proc.returncode})")
+        print(f"pytest produced no report (exit {returncode})")
         return 0, 1
     passed = failed = 0
     for case in ET.parse(report).getroot().iter("testcase"):
         bad = any(case.find(tag) is not None for tag in ("failure", "error", "skipped"))
         failed += bad
         passed += not bad
-    if proc.returncode not in (0, 1) and failed == 0:
+    if returncode not in (0, 1) and failed == 0:
         failed = 1  # pytest itself broke (collection error, usage error, ...)
     return passed, failed
+
+
+def run_pytest() -> tuple[int, int]:
+    """Run the Python test suites; count their cases from the junit report."""
+    report = ROOT / "build" / "pytest" / "results.xml"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.unlink(missing_ok=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={report}"], cwd=ROOT)
+    return junit_counts(report, proc.returncode)
+
+
+def run_sglang_check() -> tuple[int, int]:
+    """`make sglang-check` in its own venv: each of its test cases counts."""
+    print("sglang-check:", flush=True)
+    report = sglang_check.OUT / "results.xml"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.unlink(missing_ok=True)
+    return junit_counts(report, sglang_check.run(report))
 
 
 def run_sims(pattern: str, jobs: int) -> tuple[int, int]:
@@ -141,6 +171,8 @@ def main() -> int:
     ap.add_argument("--no-pytest", action="store_true")
     ap.add_argument("--no-lint", action="store_true")
     ap.add_argument("--no-formal", action="store_true")
+    ap.add_argument("--no-package", action="store_true")
+    ap.add_argument("--no-sglang", action="store_true")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
                     help="simulator processes at a time (default: $JOBS or 2)")
     args = ap.parse_args()
@@ -148,17 +180,21 @@ def main() -> int:
     lint_pass, lint_fail = (0, 0) if args.no_lint else run_lint()
     fv_pass, fv_fail = (0, 0) if args.no_formal else run_formal()
     py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
+    pkg_pass, pkg_fail = (0, 0) if args.no_package else run_package_check()
+    sg_pass, sg_fail = (0, 0) if args.no_sglang else run_sglang_check()
     sim_pass, sim_fail = run_sims(args.tests, args.jobs)
     dash_pass, dash_fail = run_dashboard()
     dash = "passed" if dash_pass else "failed" if dash_fail else "not checked (no browser)"
     print(f"\nlint: {'passed' if lint_pass else 'failed' if lint_fail else 'not run'}; "
           f"formal: {fv_pass} passed, {fv_fail} failed; "
           f"pytest: {py_pass} passed, {py_fail} failed; "
+          f"package-check: {pkg_pass} passed, {pkg_fail} failed; "
+          f"sglang-check: {sg_pass} passed, {sg_fail} failed; "
           f"simulation: {sim_pass} passed, {sim_fail} failed; "
           f"dashboard: {dash}; "
           f"{time.monotonic() - start:.0f} s")
-    total_pass = lint_pass + fv_pass + py_pass + sim_pass + dash_pass
-    total_fail = lint_fail + fv_fail + py_fail + sim_fail + dash_fail
+    total_pass = lint_pass + fv_pass + py_pass + pkg_pass + sg_pass + sim_pass + dash_pass
+    total_fail = lint_fail + fv_fail + py_fail + pkg_fail + sg_fail + sim_fail + dash_fail
     if total_pass + total_fail == 0:
         print("no tests ran")
         return 1

@@ -65,7 +65,7 @@ if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/verilat
 fi
 
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-mapfile -t reqs < <("$VENV/bin/python" scripts/pyproject_deps.py bench)
+mapfile -t reqs < <("$VENV/bin/python" scripts/pyproject_deps.py dev bench)
 echo "setup: installing ${#reqs[@]} pinned packages into $VENV"
 "$VENV/bin/pip" install -q --disable-pip-version-check "${reqs[@]}"
 # shellcheck disable=SC2086

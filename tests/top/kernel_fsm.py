@@ -11,6 +11,8 @@ from __future__ import annotations
 import pyuvm
 from pyuvm import uvm_env
 
+from sglang_fpga.wire import FsmCommand as FsmCmd
+from sglang_fpga.wire import fsm_command_buffer, fsm_mask_beats, fsm_results
 from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig
 from uvm_env.common.scoreboard_base import ScoreboardBase
@@ -24,7 +26,6 @@ from uvm_env.fsm.protocol import (
     OP_VALIDATE,
     ST_OK,
 )
-from uvm_env.top.fsm_buffers import FsmCmd, command_buffer, mask_beats, results
 from uvm_env.top.kernel_host import KernelHost
 
 CMD, RSP, MASK, TABLE, RAM_BYTES = 0x0, 0x4_0000, 0x8_0000, 0x10_0000, 0x20_0000
@@ -82,7 +83,7 @@ class KernelFsmTest(BaseTest):
 
     async def run_batch(self, cmds: list[FsmCmd], with_image: bool) -> None:
         host, sb = self.env.host, self.env.scoreboard
-        buf = command_buffer(cmds)
+        buf = fsm_command_buffer(cmd.beats() for cmd in cmds)
         host.ram.write(CMD, buf)
         table_bytes = len(self.image) if with_image else 0
         if with_image:
@@ -91,8 +92,8 @@ class KernelFsmTest(BaseTest):
             [CMD, len(buf) // 8, RSP, (MASK - RSP) // 8, MASK, (TABLE - MASK) // 8,
              TABLE, table_bytes])
         sb.compare("kernel status (overflows, misaligned)", 0, status)
-        got = results(host.ram.read(RSP, rsp_words * 8))
-        masks = mask_beats(host.ram.read(MASK, mask_words * 8))
+        got = fsm_results(host.ram.read(RSP, rsp_words * 8))
+        masks = fsm_mask_beats(host.ram.read(MASK, mask_words * 8))
         sb.compare("one result per command", len(cmds), len(got))
         for i, (cmd, rsp) in enumerate(zip(cmds, got, strict=False)):
             exp = self.pred.predict(cmd.op, cmd.slot, cmd.grammar, cmd.token,

@@ -12,6 +12,7 @@ import pyuvm
 from pyuvm import uvm_env
 
 from models import workloads
+from sglang_fpga.wire import radix_command_buffer, radix_split_responses
 from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_LOCK, OP_MATCH, OP_SIZES, OP_UNLOCK
@@ -19,7 +20,6 @@ from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.radix_predictor import RadixParams
 from uvm_env.radix.radix_scoreboard import RadixScoreboard
 from uvm_env.top.kernel_host import KernelHost
-from uvm_env.top.radix_buffers import command_buffer, split_responses
 
 CMD_BASE, RSP_BASE, RAM_BYTES = 0x0000, 0x10_0000, 0x20_0000
 
@@ -80,7 +80,7 @@ class KernelRadixTest(BaseTest):
         await self.run_batch(second)
         # A response buffer too small must stop at its end and say so. SIZES
         # changes nothing, so the model needs no step for it.
-        tiny = command_buffer([RadixCmd(op=OP_SIZES)])
+        tiny = radix_command_buffer([RadixCmd(op=OP_SIZES).beats()])
         self.env.host.ram.write(CMD_BASE, tiny)
         outs = await self.env.host.run([CMD_BASE, len(tiny) // 8, RSP_BASE, 1])
         sb.compare("tiny response buffer: words written, overflow flag", [1, 1], outs)
@@ -89,12 +89,13 @@ class KernelRadixTest(BaseTest):
 
     async def run_batch(self, cmds: list[RadixCmd]) -> None:
         host, sb = self.env.host, self.env.scoreboard
-        buf = command_buffer(cmds)
+        buf = radix_command_buffer(cmd.beats() for cmd in cmds)
         host.ram.write(CMD_BASE, buf)
         rsp_words, status = await host.run([CMD_BASE, len(buf) // 8, RSP_BASE,
                                             (RAM_BYTES - RSP_BASE) // 8])
         sb.compare("kernel status (overflow, misaligned)", 0, status)
-        rsps = split_responses(host.ram.read(RSP_BASE, rsp_words * 8), cmds)
+        rsps = radix_split_responses(host.ram.read(RSP_BASE, rsp_words * 8),
+                                     [cmd.op for cmd in cmds])
         for cmd, rsp in zip(cmds, rsps, strict=True):
             cmd.rsp = rsp
             sb.write_cmd(cmd)

@@ -13,9 +13,7 @@ from uvm_env.fsm.protocol import (
     OP_NAMES,
     OP_VALIDATE,
     FsmRsp,
-    cmd_beat,
-    slot_beat,
-    token_beat,
+    fsm_command_beats,
 )
 
 
@@ -52,12 +50,8 @@ class FsmCmd(uvm_sequence_item):
         self.t_rsp = 0.0
 
     def beats(self) -> list[int]:
-        if self.op == OP_VALIDATE:
-            return [cmd_beat(self.op, self.slot, self.grammar)] + [token_beat(t)
-                                                                    for t in self.tokens]
-        if self.op == OP_MASK_BATCH:
-            return [cmd_beat(self.op, self.slots[0])] + [slot_beat(s) for s in self.slots[1:]]
-        return [cmd_beat(self.op, self.slot, self.grammar, self.token)]
+        return fsm_command_beats(self.op, self.slot, self.grammar, self.token, self.tokens,
+                                 self.slots)
 
     def __str__(self) -> str:
         name = OP_NAMES.get(self.op, f"op{self.op:#x}")

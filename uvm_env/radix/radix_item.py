@@ -6,14 +6,8 @@ from __future__ import annotations
 from cocotb.triggers import Event
 from pyuvm import uvm_sequence_item
 
-from uvm_env.radix.protocol import (
-    OP_INSERT,
-    OP_MATCH,
-    OP_NAMES,
-    RadixRsp,
-    header,
-    pack_words,
-)
+from sglang_fpga.wire import radix_command_beats
+from uvm_env.radix.protocol import OP_MATCH, OP_NAMES, RadixRsp
 
 
 class RadixCmd(uvm_sequence_item):
@@ -39,12 +33,8 @@ class RadixCmd(uvm_sequence_item):
         self.t_done = 0.0
 
     def beats(self) -> list[int]:
-        kvcnt = self.kvcnt if self.op == OP_INSERT else 0
-        out = [header(self.op, self.ns, kvcnt, self.arg)]
-        if self.op in (OP_MATCH, OP_INSERT):
-            out += pack_words(self.tokens, self.data_w)
-            if self.op == OP_INSERT:
-                out += pack_words(self.kvs, self.data_w)
+        out = radix_command_beats(self.op, self.ns, self.tokens, self.kvs, self.arg,
+                                  self.kvcnt, self.data_w)
         if self.beats_delta < 0:
             out = out[:max(1, len(out) + self.beats_delta)]
         out += [0] * max(0, self.beats_delta)

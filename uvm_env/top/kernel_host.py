@@ -13,8 +13,17 @@ import logging
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam
 
-AP_START, AP_DONE, AP_IDLE = 0x1, 0x2, 0x4
-REG_CTRL, REG_GIE, REG_IER, REG_ISR, REG_ARGS = 0x00, 0x04, 0x08, 0x0C, 0x10
+from sglang_fpga.wire import (
+    AP_DONE,
+    AP_IDLE,
+    AP_START,
+    REG_CTRL,
+    REG_GIE,
+    REG_IER,
+    REG_ISR,
+    arg_writes,
+    result_offsets,
+)
 
 
 class KernelHost:
@@ -38,9 +47,8 @@ class KernelHost:
 
     async def run(self, args: list[int]) -> list[int]:
         """Set 64-bit arguments, start, wait for the done interrupt; return the results."""
-        for i, value in enumerate(args):
-            await self.ctrl.write_dword(REG_ARGS + 8 * i, value & 0xFFFF_FFFF)
-            await self.ctrl.write_dword(REG_ARGS + 8 * i + 4, value >> 32)
+        for offset, value in arg_writes(args):
+            await self.ctrl.write_dword(offset, value)
         await self.ctrl.write_dword(REG_GIE, 1)
         await self.ctrl.write_dword(REG_IER, 1)
         await self.ctrl.write_dword(REG_CTRL, AP_START)
@@ -49,8 +57,8 @@ class KernelHost:
         status = await self.ctrl.read_dword(REG_CTRL)
         assert status & AP_DONE and status & AP_IDLE, f"interrupt without ap_done ({status:#x})"
         await self.ctrl.write_dword(REG_ISR, 1)   # toggle-on-write clears it
-        base = REG_ARGS + 8 * self.num_args
-        return [await self.ctrl.read_dword(base + 4 * i) for i in range(self.num_outs)]
+        return [await self.ctrl.read_dword(off)
+                for off in result_offsets(self.num_args, self.num_outs)]
 
     async def read_ctrl(self) -> int:
         return await self.ctrl.read_dword(REG_CTRL)
