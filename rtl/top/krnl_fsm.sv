@@ -160,9 +160,10 @@ module krnl_fsm #(
   );
 
   // ---------------------------------------------------------------- run control
-  // A run ends when every command word is read and framed, every frame has its
-  // result, every mask an OK MASK result announced has arrived, and both
-  // writers have drained; a misaligned buffer ends it at once.
+  // A run ends when every command word is read and framed, every command has its
+  // results (one per frame, but one per named slot for a MASK_BATCH packet), every
+  // mask an OK MASK or MASK_BATCH result announced has arrived, and both writers
+  // have drained; a misaligned buffer ends it at once.
   logic running_q, misaligned_q, go;
   logic rd_done, fr_done, tb_done, rsp_idle, mask_idle, rsp_ovf, mask_ovf;
   logic [31:0] frames, results_q, masks_due_q, masks_q, rsp_words, mask_words;
@@ -176,8 +177,9 @@ module krnl_fsm #(
   logic             mask_valid, mask_ready, mask_last;
   logic [MaskW-1:0] mask_data;
 
+  logic [31:0] due_q;
   logic all_results;
-  assign all_results = rd_done && fr_done && results_q == frames;
+  assign all_results = rd_done && fr_done && results_q == due_q;
 
   logic finished;
   assign finished = running_q && (misaligned_q ||
@@ -206,8 +208,9 @@ module krnl_fsm #(
         end
         if (rsp_valid && rsp_ready) begin
           results_q <= results_q + 1'b1;
-          // An OK MASK result announces one mask frame on the mask stream.
-          if (rsp_data[7:0] == fsm_pkg::OP_MASK && rsp_data[15:8] == fsm_pkg::ST_OK) begin
+          // An OK MASK or MASK_BATCH result announces one mask frame on the mask stream.
+          if ((rsp_data[7:0] == fsm_pkg::OP_MASK || rsp_data[7:0] == fsm_pkg::OP_MASK_BATCH) &&
+              rsp_data[15:8] == fsm_pkg::ST_OK) begin
             masks_due_q <= masks_due_q + 1'b1;
           end
         end
@@ -257,6 +260,22 @@ module krnl_fsm #(
     .out_data_o  (cmd_data),
     .out_last_o  (cmd_last)
   );
+
+  // Results due, counted on the command stream into the core: a frame's header
+  // beat owes one, and each further beat of a MASK_BATCH packet one more.
+  logic        in_frame_q, batch_q;
+  always_ff @(posedge ap_clk) begin
+    if (!ap_rst_n || start) begin
+      due_q      <= '0;
+      in_frame_q <= 1'b0;
+      batch_q    <= 1'b0;
+    end else if (cmd_valid && cmd_ready) begin
+      if (!in_frame_q || batch_q) due_q <= due_q + 1'b1;
+      if (!in_frame_q) batch_q <= (cmd_data[7:0] == fsm_pkg::OP_MASK_BATCH);
+      in_frame_q <= !cmd_last;
+    end
+  end
+
 
   // ---------------------------------------------------------------- table image in
   logic              tw_valid, tw_ready, ld_valid, ld_ready, ld_last;
@@ -463,7 +482,7 @@ module krnl_fsm #(
   assign m_axi_gmem1_arid    = 1'b0;
 
   logic unused;
-  assign unused = ^{m_axi_gmem_bid, m_axi_gmem_rid, m_axi_gmem_bresp, m_axi_gmem_rresp,
+  assign unused = ^{frames, m_axi_gmem_bid, m_axi_gmem_rid, m_axi_gmem_bresp, m_axi_gmem_rresp,
                     m_axi_gmem1_bid, m_axi_gmem1_rid, m_axi_gmem1_bresp, m_axi_gmem1_rresp,
                     csr_bresp, csr_rresp, csr_awready, csr_wready, csr_bvalid, csr_arready,
                     csr_rvalid, csr_rdata, core_irq, rw_last, mw_last, tb_done,

@@ -8,7 +8,6 @@ per command, each echoing its command's opcode. A fault raises; nothing is guess
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Protocol
 
 from ..errors import KernelError, ResponseError
@@ -56,20 +55,6 @@ def _check_status(status: int, bits: dict[int, str]) -> None:
     if status:
         what = ", ".join(name for bit, name in bits.items() if status >> bit & 1)
         raise KernelError(f"kernel status {status:#x}: {what or 'unknown bit'}", status)
-
-
-def _without_mask_batch(cmds: list[FsmCommand]) -> list[FsmCommand]:
-    """krnl_fsm ends a run after one result per command frame and waits for a mask only
-    after an OK MASK result, so a MASK_BATCH packet (one frame, n results, n masks) never
-    completes on it. The core answers a MASK_BATCH exactly as one MASK per named slot, so
-    the batch goes as MASKs and its results are relabelled."""
-    out: list[FsmCommand] = []
-    for c in cmds:
-        if c.op == FsmOp.MASK_BATCH:
-            out += [FsmCommand(FsmOp.MASK, slot=s) for s in (c.slots or [c.slot])]
-        else:
-            out.append(c)
-    return out
 
 
 class RadixKernelBackend:
@@ -123,8 +108,6 @@ class FsmKernelBackend:
         (the caller knows each grammar's vocabulary, so it splits them)."""
         if not cmds:
             return [], []
-        batch_ops = [c.op for c in cmds for _ in range(c.results())]
-        cmds = _without_mask_batch(cmds)
         n_results = sum(c.results() for c in cmds)
         vocab = int(self.params.get("VocabMax", 50257))
         per_mask = -(-vocab // self.mask_w) * (self.mask_w // 64)
@@ -146,8 +129,6 @@ class FsmKernelBackend:
         rsps = fsm_results(bos[1].read(rsp_words * 8))
         if len(rsps) != n_results:
             raise ResponseError(f"{len(rsps)} results for {n_results} expected", status)
-        rsps = [dataclasses.replace(r, op=op) if op == FsmOp.MASK_BATCH else r
-                for r, op in zip(rsps, batch_ops, strict=True)]
         return rsps, fsm_mask_beats(bos[2].read(mask_words * 8), self.mask_w)
 
     def close(self) -> None:

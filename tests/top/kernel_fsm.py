@@ -23,6 +23,7 @@ from uvm_env.fsm.protocol import (
     OP_BIND,
     OP_LOAD,
     OP_MASK,
+    OP_MASK_BATCH,
     OP_VALIDATE,
     ST_OK,
 )
@@ -75,6 +76,9 @@ class KernelFsmTest(BaseTest):
         for tok in doc:
             run1 += [FsmCmd(OP_ADVANCE, slot=1, token=tok), FsmCmd(OP_MASK, slot=1)]
         run1.append(FsmCmd(OP_VALIDATE, slot=2, tokens=other + [vocab.eos_id]))
+        # A serving batch's masks in one packet: a slot named twice, a bad slot between.
+        batch = [1, 2, p.n_slots, 1]
+        run1.append(FsmCmd(OP_MASK_BATCH, slot=batch[0], slots=batch))
         await self.run_batch(run1, with_image=True)
         bad = [FsmCmd(OP_ADVANCE, slot=p.n_slots, token=0), FsmCmd(0x3F),
                FsmCmd(OP_BIND, slot=3, grammar=1), FsmCmd(OP_ADVANCE, slot=3, token=0),
@@ -94,11 +98,17 @@ class KernelFsmTest(BaseTest):
         sb.compare("kernel status (overflows, misaligned)", 0, status)
         got = fsm_results(host.ram.read(RSP, rsp_words * 8))
         masks = fsm_mask_beats(host.ram.read(MASK, mask_words * 8))
-        sb.compare("one result per command", len(cmds), len(got))
-        for i, (cmd, rsp) in enumerate(zip(cmds, got, strict=False)):
-            exp = self.pred.predict(cmd.op, cmd.slot, cmd.grammar, cmd.token,
-                                    tokens=cmd.tokens,
-                                    image=self.image if cmd.op == OP_LOAD else None)
+        exps = []
+        for cmd in cmds:
+            if cmd.op == OP_MASK_BATCH:
+                exps += [(cmd, e) for e in self.pred.predict_batch(cmd.slots)]
+            else:
+                exps.append((cmd, self.pred.predict(
+                    cmd.op, cmd.slot, cmd.grammar, cmd.token, tokens=cmd.tokens,
+                    image=self.image if cmd.op == OP_LOAD else None)))
+        sb.compare("one result per command (per slot of a MASK_BATCH)",
+                   sum(cmd.results() for cmd in cmds), len(got))
+        for i, ((cmd, exp), rsp) in enumerate(zip(exps, got, strict=False)):
             sb.compare(f"result {i} {cmd}", exp.rsp.fields(), rsp.fields())
             if exp.rsp.status == ST_OK and exp.mask is not None:
                 n = len(exp.mask)
