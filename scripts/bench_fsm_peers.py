@@ -10,23 +10,26 @@ reported as not measured, with the reason; nothing is quoted in its place.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import version
 
 import numpy as np
 
 from models.token_fsm import TokenFSM
 from models.vocab import Vocabulary
+from scripts.registry import ROOT
 
 SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
 STEPS = 48
-# xgrammar 0.2.8 imports torch at package import; PyPI's Linux torch wheels pull the CUDA
-# libraries (several GB), which this project does not install for a benchmark.
-XGRAMMAR_NOTE = ("not measured: xgrammar 0.2.8 imports torch, whose PyPI Linux wheels "
-                 "need the CUDA libraries; install torch and xgrammar to measure it")
+# xgrammar imports torch, so it is measured in the `make sglang-check` venv (torch and
+# xgrammar 0.2.7, SGLang 0.5.23's pin), in a child process given the same token path.
+XGRAMMAR_NOTE = "not measured: the make sglang-check venv (torch, xgrammar) could not be built"
 
 
 def token_path(fsm: TokenFSM, steps: int, seed: int = 1) -> list[int]:
@@ -102,11 +105,40 @@ def _outlines(vocab: Vocabulary, path: list[int], regex: str = SUMMARY_REGEX) ->
     return {"available": True, "version": version("outlines-core"), **out}
 
 
-def _xgrammar() -> dict:
+def xgrammar_peer(vocab: Vocabulary, path: list[int], regex: str = SUMMARY_REGEX) -> dict:
+    """Run inside a venv with xgrammar (the sglang-check one): the same harness."""
+    import torch  # noqa: F401 - xgrammar's bitmask is a torch tensor
+    import xgrammar as xgr
+
+    info = xgr.TokenizerInfo(list(vocab.tokens), xgr.VocabType.RAW, vocab_size=len(vocab),
+                             stop_token_ids=[vocab.eos_id])
+    matcher = xgr.GrammarMatcher(xgr.GrammarCompiler(info).compile_regex(regex))
+    bitmask = xgr.allocate_token_bitmask(1, len(vocab))
+
+    def step(t: int) -> None:
+        if not matcher.accept_token(t):
+            raise ValueError(f"xgrammar refused token {t} of the model's path")
+
+    out = _timed(step, lambda: matcher.fill_next_token_bitmask(bitmask), path)
+    return {"available": True, "version": version("xgrammar"), **out}
+
+
+def _xgrammar(path: list[int]) -> dict:
     try:
-        return {"available": False, "version": version("xgrammar"), "note": XGRAMMAR_NOTE}
-    except PackageNotFoundError:
-        return {"available": False, "note": XGRAMMAR_NOTE}
+        from scripts import sglang_check
+        python = sglang_check.ensure_venv()
+    except Exception as exc:  # noqa: BLE001 - any failure to build it is reported, not raised
+        return {"available": False, "note": f"{XGRAMMAR_NOTE} ({exc})"}
+    code = ("import json, sys; from models.vocab import Vocabulary; "
+            "from scripts.bench_fsm_peers import xgrammar_peer; "
+            "print(json.dumps(xgrammar_peer(Vocabulary.gpt2(), json.loads(sys.argv[1]))))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run([str(python), "-W", "ignore", "-c", code, json.dumps(path)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {"available": False, "note": f"xgrammar run failed: {proc.stderr[-300:]}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def run(steps: int = STEPS) -> dict:
@@ -116,7 +148,7 @@ def run(steps: int = STEPS) -> dict:
     return {"grammar": "summary/sentiment regex, GPT-2", "vocab": len(vocab),
             "path_tokens": len(path),
             "peers": {"llguidance": _llguidance(vocab, path),
-                      "outlines-core": _outlines(vocab, path), "xgrammar": _xgrammar()}}
+                      "outlines-core": _outlines(vocab, path), "xgrammar": _xgrammar(path)}}
 
 
 def rows(r: dict) -> list[str]:
@@ -132,6 +164,4 @@ def rows(r: dict) -> list[str]:
 
 
 if __name__ == "__main__":
-    import json
-
     print(json.dumps(run(), indent=1))
