@@ -281,6 +281,19 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "150"},
         ),
         _entry(
+            "radix_rand_reset",
+            "RadixRandResetTest",
+            "rst_ni mid-command, mid-response, in the init sweep, at random: reset values, "
+            "traffic goes on",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "20", "N_OPS": "400"},
+            ci_env={"N_ROUNDS": "10", "N_OPS": "150"},
+        ),
+        _entry(
             "radix_bench",
             "RadixBenchTest",
             "Cycle counts per MATCH/INSERT/EVICT on workloads (make bench)",
@@ -424,6 +437,19 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"N_OPS": "600"},
             ci_env={"N_OPS": "200"},
+        ),
+        _entry(
+            "fsm_rand_reset",
+            "FsmRandResetTest",
+            "rst_ni mid-LOAD, mid-command, mid-response, at random: reset values, reload, "
+            "traffic goes on",
+            block="fsm",
+            top="fsm_top",
+            filelists=_FSM,
+            parameters=_FSM_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "16", "N_OPS": "600"},
+            ci_env={"N_ROUNDS": "8", "N_OPS": "200"},
         ),
         _entry(
             "fsm_errors",

@@ -69,6 +69,17 @@ class FsmEnv(uvm_env):
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
         self.driver.ap.connect(self.scoreboard.analysis_export)
         self.scoreboard.mask_sink = self.mask_sink
+        self.scoreboard.driver = self.driver
+
+    def abort_for_reset(self) -> None:
+        """rst_ni is low: drop what is in flight (FsmDriver.abort)."""
+        self.driver.abort()
+
+    def power_on(self) -> None:
+        """The DUT was reset: both predictors start over; the driver sends again."""
+        self.scoreboard.pred.power_on()
+        self.shadow.power_on()
+        self.driver.resume()
 
     def set_traffic(self, p_idle: float, p_stall: float, tag: str = "") -> None:
         """Random idles on both input streams and back-pressure on both outputs."""

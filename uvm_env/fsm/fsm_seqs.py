@@ -33,6 +33,10 @@ class FsmBaseSeq(uvm_sequence):
         super().__init__(name)
         self.env, self.rng = env, rng
         self.shadow: FsmPredictor = env.shadow
+        self.stopping = False   # set by a test that resets the DUT: issue nothing more
+
+    def stop(self) -> None:
+        self.stopping = True
 
     async def do(self, op: int, slot: int = 0, grammar: int = 0, token: int = 0,
                  tokens: list[int] | None = None, image: bytes | None = None,
@@ -160,7 +164,11 @@ class LoadSeq(FsmBaseSeq):
         self.grammars = grammars
 
     async def body(self) -> None:
-        self.cmds = [(await self.load(gid, g))[0] for gid, g in self.grammars.items()]
+        self.cmds = []
+        for gid, g in self.grammars.items():
+            if self.stopping:
+                return
+            self.cmds.append((await self.load(gid, g))[0])
 
 
 class RandomWalkSeq(FsmBaseSeq):
@@ -192,6 +200,8 @@ class RandomWalkSeq(FsmBaseSeq):
         kinds, weights = list(self.weights), list(self.weights.values())
         slot = rng.choice(self.slots)
         for _ in range(self.n_ops):
+            if self.stopping:
+                return
             if rng.random() > self.burst:
                 slot = rng.choice(self.slots)
             if rng.random() < self.p_error:

@@ -64,6 +64,16 @@ class RadixEnv(uvm_env):
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
         self.driver.ap.connect(self.scoreboard.analysis_export)
+        self.scoreboard.driver = self.driver
+
+    def abort_for_reset(self) -> None:
+        """rst_ni is low: drop what is in flight (RadixDriver.abort)."""
+        self.driver.abort()
+
+    def power_on(self) -> None:
+        """The DUT was reset: the predictor starts over; the driver sends again."""
+        self.scoreboard.pred.power_on()
+        self.driver.resume()
 
     async def drain(self) -> None:
         """Wait until every command sent has its response checked in."""

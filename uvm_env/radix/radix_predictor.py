@@ -61,8 +61,14 @@ class Prediction:
 class RadixPredictor:
     def __init__(self, params: RadixParams) -> None:
         self.p = params
-        self.model = RadixCache(params.page_size)
-        self.hw = RadixHw(params)
+        self.power_on()
+
+    def power_on(self) -> None:
+        """The state after rst_ni: empty tree, all counters (ERRORS too) zero. Handles
+        from before are forgotten, not kept as dead: the DUT's generations restart, so
+        an old handle may name a live node again."""
+        self.model = RadixCache(self.p.page_size)
+        self.hw = RadixHw(self.p)
         self.errors = 0
         self.by_handle: dict[int, Node] = {}
         self.handle_of: dict[int, int] = {}     # model node id -> DUT handle

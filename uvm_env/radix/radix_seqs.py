@@ -28,6 +28,10 @@ class RadixBaseSeq(uvm_sequence):
         super().__init__(name)
         self.pred, self.rng = pred, rng
         self.next_kv = rng.randrange(1 << 20)
+        self.stopping = False   # set by a test that resets the DUT: issue nothing more
+
+    def stop(self) -> None:
+        self.stopping = True
 
     async def do(self, wait: bool = False, **kw: object) -> RadixCmd:
         """Send one command; with wait, return only once its response is checked in."""
@@ -116,6 +120,8 @@ class RandomOpsSeq(RadixBaseSeq):
         rng, ops = self.rng, list(self.weights)
         weights = list(self.weights.values())
         for _ in range(self.n_ops):
+            if self.stopping:
+                return
             if rng.random() < self.p_error:
                 await self.malformed()
                 continue
@@ -131,7 +137,7 @@ class RandomOpsSeq(RadixBaseSeq):
                 await self.do(op=OP_INSERT, ns=ns, tokens=tokens, kvs=self.fresh_kvs(len(tokens)))
             elif kind == "lock" and self.pred.live_handles():
                 handle = rng.choice(self.pred.live_handles())
-                if (await self.do(op=OP_LOCK, arg=handle, wait=True)).rsp.status == ST_OK:
+                if (await self.do(op=OP_LOCK, arg=handle, wait=True)).ok():
                     self.locked.append(handle)
             elif kind == "unlock" and self.locked:
                 handle = self.locked.pop(rng.randrange(len(self.locked)))
@@ -143,7 +149,7 @@ class RandomOpsSeq(RadixBaseSeq):
                 self.locked.clear()   # every handle died with the tree
             else:
                 await self.do(op=OP_SIZES)
-        while self.locked:   # balance every lock so the tree ends evictable
+        while self.locked and not self.stopping:   # balance every lock so the tree ends evictable
             await self.do(op=OP_UNLOCK, arg=self.locked.pop())
 
     async def malformed(self) -> None:
