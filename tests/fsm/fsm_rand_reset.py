@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyuvm
 
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.common.config import env_int
 from uvm_env.common.rand_reset import RandResetRounds
 from uvm_env.fsm.fsm_seqs import RandomWalkSeq
@@ -34,8 +35,10 @@ class FsmRandResetTest(FsmRandomBase):
         rounds.require(self.env.scoreboard.check)
         await self.load(grammars)
         slots = list(range(min(6, self.env.params.n_slots)))
-        await RandomWalkSeq("walk", self.env, self.rng("walk"), n_ops=env_int("N_OPS", 300),
-                            slots=slots, p_error=0.05).start(self.env.seqr)
+        walk = RandomWalkSeq("walk", self.env, self.rng("walk"), n_ops=env_int("N_OPS", 300),
+                             slots=slots, p_error=0.05)
+        walk.checkpoints = Checkpoints(self.snapshot)
+        await walk.start(self.env.seqr)
         self.figures["resets"] = {"reached": rounds.reached, "missed": rounds.missed}
         self.logger.info(f"resets: reached {rounds.reached}, missed {rounds.missed}; "
                          f"{self.env.driver.aborted} commands dropped by them")

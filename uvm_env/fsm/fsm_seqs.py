@@ -12,6 +12,7 @@ import random
 
 from pyuvm import uvm_sequence
 
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_predictor import Expected, FsmPredictor
 from uvm_env.fsm.grammars import Grammar
@@ -34,6 +35,7 @@ class FsmBaseSeq(uvm_sequence):
         self.env, self.rng = env, rng
         self.shadow: FsmPredictor = env.shadow
         self.stopping = False   # set by a test that resets the DUT: issue nothing more
+        self.checkpoints: Checkpoints | None = None   # CSR snapshots during traffic
 
     def stop(self) -> None:
         self.stopping = True
@@ -206,6 +208,8 @@ class RandomWalkSeq(FsmBaseSeq):
                 slot = rng.choice(self.slots)
             if rng.random() < self.p_error:
                 await ErrorMixin.one_error(self, slot)
+                if self.checkpoints is not None:
+                    await self.checkpoints.after_op(refusal=True)
                 continue
             await self.ensure_bound(slot)
             kind = rng.choices(kinds, weights)[0]
@@ -235,6 +239,8 @@ class RandomWalkSeq(FsmBaseSeq):
                     if bad is not None:
                         toks = toks[:i] + [bad] + toks[i + 1:]
                 await self.validate(slot, toks)
+            if self.checkpoints is not None:
+                await self.checkpoints.after_op()
 
 
 class ErrorMixin:

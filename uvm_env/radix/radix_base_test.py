@@ -43,7 +43,7 @@ class RadixBaseTest(BaseTest):
             "QUERIED": st.queried_tokens, "HIT": st.hit_tokens, "INSERTS": st.inserts,
             "INSERTED": st.inserted_tokens, "SPLITS": st.splits,
             "EVICTED_NODES": st.evicted_nodes, "EVICTED_TOKENS": st.evicted_tokens,
-            "ERRORS": pred.errors, "FREE_LINES": pred.hw.free_lines,
+            "ERRORS": pred.errors, "LAST_ERROR": pred.last_error, "FREE_LINES": pred.hw.free_lines,
             "INDEX_USED": pred.hw.index_used(),
             "STASH_FREE": pred.p.stash_depth - pred.hw.stash_used,
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from cocotb.triggers import ClockCycles
 from cocotbext.axi import (
     AxiLiteBus,
     AxiLiteMaster,
@@ -79,6 +80,14 @@ class RadixEnv(uvm_env):
         """Wait until every command sent has its response checked in."""
         while self.driver.in_flight:
             await self.driver.in_flight[-1].done.wait()
+
+    async def wait_init_done(self, poll_cycles: int = 16, limit: int = 100_000) -> None:
+        """Until STATUS.INIT_DONE: the sweep that follows a reset has cleared the tables."""
+        for _ in range(limit):
+            if await self.read_csr("STATUS") & 2:
+                return
+            await ClockCycles(self.clock, poll_cycles)
+        raise AssertionError(f"INIT_DONE never came in {limit} polls")
 
     async def read_csr(self, name: str) -> int:
         return await self.csr.read_dword(4 * CSR[name])

@@ -29,6 +29,8 @@ class RadixScoreboard(ScoreboardBase):
         assert cmd.rsp is not None
         self.n_responses += 1
         exp = self.pred.predict(cmd)
+        while self.pred.oracle_disagreements:
+            self.check("capacity oracle", False, self.pred.oracle_disagreements.pop(0))
         self.history = (self.history + [str(cmd)])[-8:]
         expected = exp.rsp.fields()
         actual = cmd.rsp.fields()

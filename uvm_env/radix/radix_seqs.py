@@ -9,6 +9,7 @@ import random
 from pyuvm import uvm_sequence
 
 from models import workloads
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.radix.protocol import (
     OP_EVICT,
     OP_INSERT,
@@ -29,6 +30,7 @@ class RadixBaseSeq(uvm_sequence):
         self.pred, self.rng = pred, rng
         self.next_kv = rng.randrange(1 << 20)
         self.stopping = False   # set by a test that resets the DUT: issue nothing more
+        self.checkpoints: Checkpoints | None = None   # CSR snapshots during traffic
 
     def stop(self) -> None:
         self.stopping = True
@@ -124,6 +126,8 @@ class RandomOpsSeq(RadixBaseSeq):
                 return
             if rng.random() < self.p_error:
                 await self.malformed()
+                if self.checkpoints is not None:
+                    await self.checkpoints.after_op(refusal=True)
                 continue
             ns = rng.randrange(min(self.namespaces, self.pred.p.num_ns))
             kind = rng.choices(ops, weights)[0]
@@ -149,6 +153,8 @@ class RandomOpsSeq(RadixBaseSeq):
                 self.locked.clear()   # every handle died with the tree
             else:
                 await self.do(op=OP_SIZES)
+            if self.checkpoints is not None:
+                await self.checkpoints.after_op()
         while self.locked and not self.stopping:   # balance every lock so the tree ends evictable
             await self.do(op=OP_UNLOCK, arg=self.locked.pop())
 

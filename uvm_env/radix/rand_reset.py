@@ -93,10 +93,7 @@ class RadixResetHooks(RandResetHooks):
         sb.check(f"reset {self.resets}: init sweep restarted", not status & 2,
                  f"STATUS={status:#x} right after reset")
         self.sweep_checks += 1
-        for _ in range(10_000):
-            if await env.read_csr("STATUS") & 2:
-                break
-            await ClockCycles(test.clock, 16)
+        await env.wait_init_done()
         suite = CsrSuite.on_dut(BLOCK, env.csr, test.clock, test.dut, sb,
                                 test.cfg.child_rng(f"reset{self.resets}"))
         await suite.hw_reset()
