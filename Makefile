@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean
+.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs mutate clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -49,6 +49,12 @@ list-tests: setup ## List the registered simulation tests
 
 regs: setup ## Regenerate CSR constants, Python maps and docs tables from rtl/*/*_regs.yml
 	@$(PY) -m scripts.gen_regs
+
+BLOCK   ?= fsm
+MUTANTS ?= 20
+mutate: setup ## Mutation score: make mutate [BLOCK=common|fsm|radix] [MUTANTS=20] [TESTS=a,b] [SEED=1]
+	@$(PY) -m scripts.mutate --block "$(BLOCK)" --mutants "$(MUTANTS)" --seed "$(or $(SEED),1)" \
+		$(if $(TESTS),--tests "$(TESTS)")
 
 clean: ## Remove build outputs (keeps .venv)
 	rm -rf build .pytest_cache .ruff_cache

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import jinja2
 
-from scripts import coverage_merge, registry, regress, testplan
+from scripts import coverage_merge, dashboard_mutate, registry, regress, testplan
 from scripts import dashboard_plots as plots
 from scripts.registry import ROOT, SIMULATORS
 
@@ -362,6 +362,7 @@ class Sources:
     synth_dir: Path = SYNTH_DIR
     history: Path = regress.HISTORY
     plan: Path = testplan.PLAN_PATH
+    mutate_dir: Path = dashboard_mutate.MUTATE_DIR
 
 
 def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B008 - frozen
@@ -426,6 +427,8 @@ def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B
         "code_kinds": [k for k in coverage_merge.CODE_KINDS
                        if any(m["raw"][k][1] for m in modules)],
         "bench": bench, "synth": synth, "synth_label": SYNTH_LABEL,
+        "mutation": dashboard_mutate.load_mutation(src.mutate_dir),
+        "mutation_target": dashboard_mutate.TARGET_PCT,
         "resource_keys": RESOURCE_KEYS, "history": list(reversed(history[-15:])),
         "trend_imgs": trend_imgs, "images": images, "pytest_cases": cases,
         "pytest_counts": _pytest_counts(cases),
