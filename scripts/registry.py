@@ -233,6 +233,18 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "250"},
         ),
         _entry(
+            "radix_lock_overflow",
+            "RadixLockOverflowTest",
+            "65,535 locks of one node, then OVERFLOW; UNLOCK makes room for one",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=VERILATOR,
+            env={"N_LOCKS": "65535", "N_OPS": "70000"},
+            in_ci=False,   # about 1M cycles, two minutes: make regress only
+        ),
+        _entry(
             "radix_paged",
             "RadixPagedTest",
             "PAGE_SIZE=16 keys, splits at page edges only",

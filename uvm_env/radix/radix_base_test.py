@@ -33,7 +33,9 @@ class RadixBaseTest(BaseTest):
         await self.check_csrs()
 
     async def check_csrs(self, when: str = "at the end") -> None:
-        """The DUT's sizes and counters must equal the model's (and the capacity mirror's)."""
+        """The DUT's sizes and counters must equal the model's (and the capacity mirror's).
+        After a RESET command the core answers first and then sweeps its tables: wait."""
+        await self.env.wait_init_done()
         pred = self.env.scoreboard.pred
         m, st = pred.model, pred.model.stats
         expected = {

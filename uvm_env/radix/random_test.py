@@ -31,6 +31,5 @@ class RadixRandomBase(RadixBaseTest):
 
     async def snapshot(self, when: str) -> None:
         """Nothing in flight, then every CSR against the model."""
-        await self.env.wait_init_done()
         await self.env.drain()
         await self.check_csrs(when)
