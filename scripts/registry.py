@@ -306,6 +306,19 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_ROUNDS": "10", "N_OPS": "150"},
         ),
         _entry(
+            "radix_stress_all",
+            "RadixStressAllTest",
+            "Stalls on every interface, malformed commands, background CSR traffic and "
+            "random resets at once",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "20", "N_OPS": "400"},
+            ci_env={"N_ROUNDS": "8", "N_OPS": "150"},
+        ),
+        _entry(
             "radix_bench",
             "RadixBenchTest",
             "Cycle counts per MATCH/INSERT/EVICT on workloads (make bench)",
@@ -462,6 +475,19 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"N_ROUNDS": "16", "N_OPS": "600"},
             ci_env={"N_ROUNDS": "8", "N_OPS": "200"},
+        ),
+        _entry(
+            "fsm_stress_all",
+            "FsmStressAllTest",
+            "Stalls on every interface, malformed commands, background CSR traffic and "
+            "random resets at once",
+            block="fsm",
+            top="fsm_top",
+            filelists=_FSM,
+            parameters=_FSM_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "16", "N_OPS": "600"},
+            ci_env={"N_ROUNDS": "6", "N_OPS": "200"},
         ),
         _entry(
             "fsm_errors",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pyuvm
 
 from uvm_env.common.config import env_int
+from uvm_env.common.csr_noise import CsrNoise
 from uvm_env.common.rand_reset import RandResetRounds
 from uvm_env.radix.radix_seqs import RandomOpsSeq
 from uvm_env.radix.rand_reset import QUIET_POINTS, RADIX_POINTS, RadixResetHooks
@@ -28,15 +29,21 @@ class RadixRandResetTest(RadixRandomBase):
         seq.checkpoints = None   # a snapshot's CSR reads would be cut by the reset
         return seq
 
+    def noise(self) -> CsrNoise | None:
+        """Background CSR traffic during the rounds (radix_stress_all)."""
+        return None
+
     async def body(self) -> None:
         hooks = RadixResetHooks(self, self.round_seq)
         rounds = RandResetRounds(hooks, self.clock, self.reset, self.cfg.child_rng("reset"),
                                  RADIX_POINTS, quiet=QUIET_POINTS,
-                                 reset_cycles=self.cfg.reset_cycles)
+                                 reset_cycles=self.cfg.reset_cycles, noise=self.noise())
         await hooks.after_reset()    # the reset at time zero is checked like the others
         await rounds.run(env_int("N_ROUNDS", 10))
         rounds.require(self.env.scoreboard.check)
         await super().body()         # traffic after the last reset, then every counter
         self.figures["resets"] = {"reached": rounds.reached, "missed": rounds.missed}
+        if rounds.noise is not None:
+            self.figures["csr_noise_accesses"] = rounds.noise.accesses
         self.logger.info(f"resets: reached {rounds.reached}, missed {rounds.missed}; "
                          f"{self.env.driver.aborted} commands dropped by them")

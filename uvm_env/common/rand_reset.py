@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from cocotb.task import Task
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
+from uvm_env.common.csr_noise import CsrNoise
+
 
 @dataclass(frozen=True)
 class StreamPins:
@@ -111,6 +113,9 @@ class RandResetRounds:
     quiet: tuple[str, ...] = ()
     reset_cycles: int = 5
     stop_timeout_cycles: int = 200_000
+    # Background AXI-Lite traffic (stress_all): runs with each round's traffic, stops
+    # before the reset and the reset-value check.
+    noise: CsrNoise | None = None
     reached: dict[str, int] = field(default_factory=dict)
     missed: dict[str, int] = field(default_factory=dict)
 
@@ -124,12 +129,18 @@ class RandResetRounds:
     async def run(self, rounds: int) -> None:
         for k, point in enumerate(self.schedule(rounds)):
             traffic = None if point in self.quiet else self.hooks.start_traffic(k)
+            if self.noise is not None and traffic is not None:
+                self.noise.start()
             landed = await self.hooks.wait_point(point, self.rng)
             tally = self.reached if landed else self.missed
             tally[point] = tally.get(point, 0) + 1
             self.hooks.stop_traffic()
+            if self.noise is not None:
+                self.noise.stop()
 
             async def flush(traffic: Task | None = traffic) -> None:
+                if self.noise is not None:
+                    await self.noise.join()    # its access in flight was flushed
                 self.hooks.abort_in_flight()
                 # The sequences see the stop flag (or their aborted commands) and end.
                 for _ in range(self.stop_timeout_cycles // 100):
