@@ -79,11 +79,14 @@ SIMS  ?= verilator,icarus
 JOBS  ?= 2
 SHARD ?= 1/1
 TESTS ?=
-.PHONY: regress dashboard
+.PHONY: regress dashboard coverage-gates
 
 regress: setup ## Every test x seed x sim: make regress [SEEDS=n] [SEED=first] [SIMS=..] [JOBS=2] [SHARD=i/N] [TESTS=pat]
 	@$(PY) -m scripts.regress --seeds "$(SEEDS)" --first-seed "$(or $(SEED),1)" --sims "$(SIMS)" \
 		--jobs "$(JOBS)" --shard "$(SHARD)" --tests "$(TESTS)"
+
+coverage-gates: setup ## Coverage gates per core over build/regress/ (waivers: docs/coverage_waivers.yml)
+	@$(PY) -m scripts.coverage_gates
 
 dashboard: setup-browser ## HTML page from build/ results: build/dashboard/index.html, checked in headless Chromium
 	@$(PY) -m scripts.dashboard
