@@ -26,6 +26,7 @@ def load_mutation(mutate_dir: Path = MUTATE_DIR) -> list[dict]:
             "tests": ", ".join(r.get("tests", [])), "planted": r.get("planted", 0),
             "killed": r.get("killed", 0), "live": r.get("live", 0),
             "discarded": r.get("discarded_lint", 0), "score": score,
+            "equivalent": r.get("equivalent", []),
             "gate": "pass" if score is not None and score >= TARGET_PCT else "fail",
             "survivors": r.get("survivors", []),
             "source": path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT)

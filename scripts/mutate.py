@@ -12,7 +12,10 @@ from every mutable token of the block's RTL outside assertion and formal code.
 build/mutate/<block>/report.json holds killed / live / discarded, the score
 (killed / (killed + live)) and each survivor's diff; `make dashboard` shows the scores.
 `--patch file.diff` runs the same tests on the scratch copy with one patch applied
-instead (a planted bug, checked without touching rtl/).
+instead (a planted bug, checked without touching rtl/). `--recheck` runs the survivors of
+the last report again (after new checks were added) and updates it. A survivor listed
+in docs/mutation_equivalents.yml (file, line, op, reason) is counted as equivalent, not
+live, and left out of the score.
 """
 
 from __future__ import annotations
@@ -35,12 +38,15 @@ OUT = ROOT / "build" / "mutate"
 
 # The block's small, fast tests: every one must pass on the unmutated RTL.
 DEFAULT_TESTS = {
-    "common": ("fifo_random", "skid_random", "ram_random"),
+    "common": ("fifo_random", "skid_random", "ram_random", "ram_random_lat3",
+               "seg_counter_random"),
     "fsm": ("fsm_errors", "fsm_csr_suite", "fsm_random_regex", "fsm_rand_reset"),
     "radix": ("radix_errors", "radix_csr_suite", "radix_random", "radix_rand_reset"),
 }
-# A module only another block instantiates is tested by that block's tests.
-FILE_TESTS = {"common_seg_counter.sv": ("radix_errors",)}
+# Tests per file where the block's own set would waste time (one module, one test).
+FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random",)}
+# Survivors judged equivalent (no test can tell them apart), each with its reason.
+EQUIVALENTS = ROOT / "docs" / "mutation_equivalents.yml"
 # Checkers and packages are not the design under test.
 SKIP_FILES = ("common_axis_checker.sv", "common_macros.svh", "radix_pkg.sv", "fsm_pkg.sv")
 
@@ -188,6 +194,64 @@ def worker(tests: list[str], seed: int, check_lint: bool) -> int:
     return 0
 
 
+def load_equivalents(path: Path = EQUIVALENTS) -> dict[tuple[str, int, str], str]:
+    """(file, line, op) -> reason."""
+    import yaml
+
+    doc = yaml.safe_load(path.read_text()) if path.exists() else None
+    out = {}
+    for e in (doc or {}).get("equivalent") or []:
+        if not str(e.get("reason", "")).strip():
+            raise ValueError(f"{path.name}: {e.get('file')}:{e.get('line')} has no reason")
+        out[(e["file"], int(e["line"]), e["op"])] = str(e["reason"]).strip()
+    return out
+
+
+def score(report: dict) -> dict:
+    """Split survivors into live and equivalent, and score killed / (killed + live)."""
+    eq = load_equivalents()
+    survivors = report.pop("survivors", []) + report.pop("equivalent", [])
+    report["survivors"] = [s for s in survivors if (s["file"], s["line"], s["op"]) not in eq]
+    report["equivalent"] = [{**s, "reason": eq[(s["file"], s["line"], s["op"])]}
+                            for s in survivors if (s["file"], s["line"], s["op"]) in eq]
+    report["live"] = len(report["survivors"])
+    judged = report["killed"] + report["live"]
+    report["score"] = round(100.0 * report["killed"] / judged, 1) if judged else None
+    return report
+
+
+def recheck(block: str, seed: int, timeout_s: float) -> dict:
+    """The last report's survivors against the block's current tests (tests only gain
+    checks, so the mutants they killed before stay killed)."""
+    path = OUT / block / "report.json"
+    report = json.loads(path.read_text())
+    work = make_scratch(block)
+    still = []
+    for s in report["survivors"]:
+        m = Mutant(s["file"], s["line"], s["col"], s["op"], s["before"], s["after"])
+        pristine = (ROOT / m.file).read_text()
+        target = work / m.file
+        target.write_text(m.apply(pristine))
+        try:
+            res = run_worker(work, list(FILE_TESTS.get(Path(m.file).name,
+                                                       DEFAULT_TESTS[block])),
+                             report["seed"], timeout_s)
+        finally:
+            target.write_text(pristine)
+        if res["failed"]:
+            report["killed"] += 1
+            test = res["failed"][0].split(":")[0]
+            report["killed_by"][test] = report["killed_by"].get(test, 0) + 1
+            print(f"{m.file}:{m.line} {m.op}: now killed by {res['failed'][0][:100]}")
+        else:
+            still.append(s)
+            print(f"{m.file}:{m.line} {m.op}: still live")
+    report["survivors"] = still
+    report["rechecked_at"] = commit()
+    report["tests"] = list(DEFAULT_TESTS[block])
+    return score(report)
+
+
 # ---------------------------------------------------------------- driver
 def commit() -> str:
     proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
@@ -231,10 +295,8 @@ def run_mutants(block: str, count: int, tests: list[str], seed: int,
             report["survivors"].append({**asdict(m), "diff": m.diff(pristine)})
             verdict = "LIVE"
         print(f"[{k + 1}/{count}] {where}: {verdict}", flush=True)
-    judged = report["killed"] + report["live"]
-    report["score"] = round(100.0 * report["killed"] / judged, 1) if judged else None
     report["wall_s"] = round(time.monotonic() - started)
-    return report
+    return score(report)
 
 
 def run_patch(block: str, patch: Path, tests: list[str], seed: int, timeout_s: float) -> int:
@@ -259,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
     ap.add_argument("--patch", type=Path, default=None)
+    ap.add_argument("--recheck", action="store_true",
+                    help="run the last report's survivors again and update it")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--no-lint", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -267,12 +331,15 @@ def main(argv: list[str] | None = None) -> int:
         return worker(tests, args.seed, not args.no_lint)
     if args.patch is not None:
         return run_patch(args.block, args.patch, tests, args.seed, args.timeout)
-    report = run_mutants(args.block, args.mutants, tests, args.seed, args.timeout)
+    if args.recheck:
+        report = recheck(args.block, args.seed, args.timeout)
+    else:
+        report = run_mutants(args.block, args.mutants, tests, args.seed, args.timeout)
     out = OUT / args.block / "report.json"
     out.write_text(json.dumps(report, indent=1))
     print(f"{args.block}: {report['killed']} killed, {report['live']} live, "
-          f"{report['discarded_lint']} discarded by lint; score {report['score']}% "
-          f"({out.relative_to(ROOT)})")
+          f"{len(report['equivalent'])} equivalent, {report['discarded_lint']} discarded by "
+          f"lint; score {report['score']}% ({out.relative_to(ROOT)})")
     for s in report["survivors"]:
         print(s["diff"])
     return 0
