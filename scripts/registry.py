@@ -169,7 +169,7 @@ TESTS: dict[str, SimTest] = {
             top="common_seg_counter",
             filelists=_COMMON,
             # Four segments, the top one padded; Init 7 below the wrap.
-            parameters={"Width": 13, "SegW": 4, "Init": 8185},
+            parameters={"Width": 13, "SegW": 4, "Init": "13'h1FF9"},
             sims=SIMULATORS,
             env={"N_ITEMS": "30000"},
             ci_env={"N_ITEMS": "12000"},
