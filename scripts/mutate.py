@@ -238,7 +238,10 @@ def recheck(block: str, seed: int, timeout_s: float) -> dict:
                              report["seed"], timeout_s)
         finally:
             target.write_text(pristine)
-        if res["failed"]:
+        if not res["lint_ok"]:    # a new test's configuration elaborates it: lint sees it
+            report["discarded_lint"] += 1
+            print(f"{m.file}:{m.line} {m.op}: now discarded (lint)")
+        elif res["failed"]:
             report["killed"] += 1
             test = res["failed"][0].split(":")[0]
             report["killed_by"][test] = report["killed_by"].get(test, 0) + 1
