@@ -52,5 +52,8 @@ class RadixBaseTest(BaseTest):
         actual = {name: await self.env.read_csr(name) for name in expected}
         self.env.scoreboard.compare(f"CSR sizes and counters {when}", expected, actual)
         busy = await self.env.read_csr("BUSY_CYCLES")
+        # Volatile, so not compared; but every command keeps the core busy at least a cycle.
+        self.env.scoreboard.check(f"BUSY_CYCLES {when} >= commands since reset",
+                                  busy >= pred.commands, f"{busy} < {pred.commands}")
         self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")

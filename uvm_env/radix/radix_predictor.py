@@ -71,6 +71,7 @@ class RadixPredictor:
         self.model = RadixCache(self.p.page_size)
         self.hw = RadixHw(self.p)
         self.errors = 0
+        self.commands = 0      # answered since power-on (a RESET command does not clear it)
         self.last_error = 0    # LAST_ERROR: the latest refusal's code (kept across RESET)
         self.by_handle: dict[int, Node] = {}
         self.handle_of: dict[int, int] = {}     # model node id -> DUT handle
@@ -88,6 +89,7 @@ class RadixPredictor:
 
     # ---- the prediction
     def predict(self, cmd: RadixCmd) -> Prediction:
+        self.commands += 1
         status = self._refusal(cmd)
         if status != ST_OK:
             self.errors += 1
