@@ -630,7 +630,7 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "600"},
         ),
         _entry(
-            "fsm_mask_pieces",
+            "fsm_random_regex_pieces",
             "FsmRandomRegexTest",
             "MaskW 64 < LoadW 256: each mask beat is a piece of a table word; random traffic",
             block="fsm",
