@@ -55,5 +55,9 @@ class RadixBaseTest(BaseTest):
         # Volatile, so not compared; but every command keeps the core busy at least a cycle.
         self.env.scoreboard.check(f"BUSY_CYCLES {when} >= commands since reset",
                                   busy >= pred.commands, f"{busy} < {pred.commands}")
+        # The latest walk's figures: entering an edge takes at least one cycle.
+        walk = {n: await self.env.read_csr(n) for n in ("WALK_CYCLES", "WALK_NODES")}
+        self.env.scoreboard.check(f"WALK_CYCLES >= WALK_NODES {when}",
+                                  walk["WALK_CYCLES"] >= walk["WALK_NODES"], str(walk))
         self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")
