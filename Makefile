@@ -14,7 +14,7 @@ WAVES ?= 0
 PROOFS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs clean package-check sglang-check
+.PHONY: help setup setup-browser sim waves test lint formal bench list-tests regs mutate clean package-check sglang-check
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -56,6 +56,12 @@ sglang-check: setup ## The SGLang plug-ins beside SGLang 0.5.23's RadixCache and
 regs: setup ## Regenerate CSR constants, Python maps and docs tables from rtl/*/*_regs.yml
 	@$(PY) -m scripts.gen_regs
 
+BLOCK   ?= fsm
+MUTANTS ?= 20
+mutate: setup ## Mutation score: make mutate [BLOCK=common|fsm|radix] [MUTANTS=20] [TESTS=a,b] [SEED=1]
+	@$(PY) -m scripts.mutate --block "$(BLOCK)" --mutants "$(MUTANTS)" --seed "$(or $(SEED),1)" \
+		$(if $(TESTS),--tests "$(TESTS)")
+
 clean: ## Remove build outputs (keeps .venv)
 	rm -rf build .pytest_cache .ruff_cache
 
@@ -79,11 +85,14 @@ SIMS  ?= verilator,icarus
 JOBS  ?= 2
 SHARD ?= 1/1
 TESTS ?=
-.PHONY: regress dashboard
+.PHONY: regress dashboard coverage-gates
 
 regress: setup ## Every test x seed x sim: make regress [SEEDS=n] [SEED=first] [SIMS=..] [JOBS=2] [SHARD=i/N] [TESTS=pat]
 	@$(PY) -m scripts.regress --seeds "$(SEEDS)" --first-seed "$(or $(SEED),1)" --sims "$(SIMS)" \
 		--jobs "$(JOBS)" --shard "$(SHARD)" --tests "$(TESTS)"
+
+coverage-gates: setup ## Coverage gates per core over build/regress/ (waivers: docs/coverage_waivers.yml)
+	@$(PY) -m scripts.coverage_gates
 
 dashboard: setup-browser ## HTML page from build/ results: build/dashboard/index.html, checked in headless Chromium
 	@$(PY) -m scripts.dashboard

@@ -24,7 +24,14 @@ from pathlib import Path
 
 import jinja2
 
-from scripts import coverage_merge, registry, regress, testplan
+from scripts import (
+    coverage_gates,
+    coverage_merge,
+    dashboard_mutate,
+    registry,
+    regress,
+    testplan,
+)
 from scripts import dashboard_plots as plots
 from scripts.registry import ROOT, SIMULATORS
 
@@ -362,6 +369,8 @@ class Sources:
     synth_dir: Path = SYNTH_DIR
     history: Path = regress.HISTORY
     plan: Path = testplan.PLAN_PATH
+    mutate_dir: Path = dashboard_mutate.MUTATE_DIR
+    waivers: Path = coverage_gates.WAIVERS
 
 
 def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B008 - frozen
@@ -415,6 +424,8 @@ def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B
             [f"{s['board']}/{s['name']}" for s in ok],
             {k: [s["cells"][i][1] or 0 for s in ok] for i, k in enumerate(RESOURCE_KEYS)},
             "percent of the device (Yosys estimate, not Vivado)")
+    waivers = coverage_gates.load_waivers(src.waivers)
+    gates, stale = coverage_gates.evaluate(src.regress_root, waivers)
     history = load_history(src.history)
     trend_imgs = _trend_images(history)
     groups = failure_groups(records)
@@ -426,6 +437,9 @@ def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B
         "code_kinds": [k for k in coverage_merge.CODE_KINDS
                        if any(m["raw"][k][1] for m in modules)],
         "bench": bench, "synth": synth, "synth_label": SYNTH_LABEL,
+        "mutation": dashboard_mutate.load_mutation(src.mutate_dir),
+        "gates": [g.row() for g in gates], "waivers": waivers, "stale_waivers": stale,
+        "mutation_target": dashboard_mutate.TARGET_PCT,
         "resource_keys": RESOURCE_KEYS, "history": list(reversed(history[-15:])),
         "trend_imgs": trend_imgs, "images": images, "pytest_cases": cases,
         "pytest_counts": _pytest_counts(cases),

@@ -4,6 +4,9 @@
 `make sim`, `make test` and `make regress` all read TESTS; nothing else names
 a test. Each entry says which DUT top to build, from which file lists, with
 which parameters, and which pyuvm test class in which module drives it.
+
+Length: the one list is one file by design (nothing else names a test); it is data, about a
+dozen lines per test, and grows with every test added.
 """
 
 from __future__ import annotations
@@ -149,6 +152,32 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_ITEMS": "1500"},
         ),
         _entry(
+            "ram_random_lat3",
+            "RamRandomTest",
+            "Dual-port RAM with ReadLatency 3: the output pipeline (radix builds use 2)",
+            block="common",
+            top="common_ram_sdp",
+            filelists=_COMMON,
+            parameters={"Depth": 16, "Width": 16, "ReadLatency": 3},
+            sims=SIMULATORS,
+            env={"N_ITEMS": "3000"},
+            ci_env={"N_ITEMS": "1500"},
+            module="ram_random",
+        ),
+        _entry(
+            "seg_counter_random",
+            "SegCounterRandomTest",
+            "Segmented counter vs an integer every cycle: carries, wrap, clear, reset mid-run",
+            block="common",
+            top="common_seg_counter",
+            filelists=_COMMON,
+            # Four segments, the top one padded; Init 7 below the wrap.
+            parameters={"Width": 13, "SegW": 4, "Init": "13'h1FF9"},
+            sims=SIMULATORS,
+            env={"N_ITEMS": "30000"},
+            ci_env={"N_ITEMS": "12000"},
+        ),
+        _entry(
             "radix_lookup",
             "RadixLookupTest",
             "Tree from a workload trace; every lookup, insert, lock, evict checked",
@@ -233,6 +262,18 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "250"},
         ),
         _entry(
+            "radix_lock_overflow",
+            "RadixLockOverflowTest",
+            "65,535 locks of one node, then OVERFLOW; UNLOCK makes room for one",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=VERILATOR,
+            env={"N_LOCKS": "65535", "N_OPS": "70000"},
+            in_ci=False,   # about 1M cycles, two minutes: make regress only
+        ),
+        _entry(
             "radix_paged",
             "RadixPagedTest",
             "PAGE_SIZE=16 keys, splits at page edges only",
@@ -279,6 +320,32 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"N_OPS": "400"},
             ci_env={"N_OPS": "150"},
+        ),
+        _entry(
+            "radix_rand_reset",
+            "RadixRandResetTest",
+            "rst_ni mid-command, mid-response, in the init sweep, at random: reset values, "
+            "traffic goes on",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "20", "N_OPS": "400"},
+            ci_env={"N_ROUNDS": "10", "N_OPS": "150"},
+        ),
+        _entry(
+            "radix_stress_all",
+            "RadixStressAllTest",
+            "Stalls on every interface, malformed commands, background CSR traffic and "
+            "random resets at once",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "20", "N_OPS": "400"},
+            ci_env={"N_ROUNDS": "8", "N_OPS": "150"},
         ),
         _entry(
             "radix_bench",
@@ -426,6 +493,32 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "200"},
         ),
         _entry(
+            "fsm_rand_reset",
+            "FsmRandResetTest",
+            "rst_ni mid-LOAD, mid-command, mid-response, at random: reset values, reload, "
+            "traffic goes on",
+            block="fsm",
+            top="fsm_top",
+            filelists=_FSM,
+            parameters=_FSM_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "16", "N_OPS": "600"},
+            ci_env={"N_ROUNDS": "8", "N_OPS": "200"},
+        ),
+        _entry(
+            "fsm_stress_all",
+            "FsmStressAllTest",
+            "Stalls on every interface, malformed commands, background CSR traffic and "
+            "random resets at once",
+            block="fsm",
+            top="fsm_top",
+            filelists=_FSM,
+            parameters=_FSM_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "16", "N_OPS": "600"},
+            ci_env={"N_ROUNDS": "6", "N_OPS": "200"},
+        ),
+        _entry(
             "fsm_errors",
             "FsmErrorsTest",
             "Every command and image error: status, no state change, counters",
@@ -535,6 +628,30 @@ TESTS: dict[str, SimTest] = {
             sims=VERILATOR,
             env={"N_OPS": "3000"},
             ci_env={"N_OPS": "600"},
+        ),
+        _entry(
+            "fsm_random_regex_pieces",
+            "FsmRandomRegexTest",
+            "MaskW 64 < LoadW 256: each mask beat is a piece of a table word; random traffic",
+            block="fsm",
+            top="fsm_top",
+            filelists=_FSM,
+            parameters={
+                "ClassW": 10,
+                "LoadW": 256,
+                "MaskW": 64,
+                "NGrammars": 2,
+                "NSlots": 16,
+                "NsCap": 65536,
+                "RowCap": 255,
+                "RowW": 8,
+                "StateW": 10,
+                "VocabMax": 1024,
+            },
+            sims=VERILATOR,
+            env={"N_OPS": "1500"},
+            ci_env={"N_OPS": "400"},
+            module="fsm_random_regex",
         ),
         _entry(
             "kernel_fsm",

@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts import coverage_merge, registry, testplan
+from scripts import coverage_gates, coverage_merge, registry, testplan
 from scripts.registry import ROOT, SIMULATORS
 
 REGRESS_ROOT = ROOT / "build" / "regress"
@@ -301,6 +301,10 @@ def regress(seeds: list[int], sims: list[str], workers: int, shard_spec: str = "
     cov = summary["coverage"]
     print(f"\nsummary: {_rel(path)}; {wall:.0f} s wall; functional coverage "
           f"{cov['functional_total']}%; code coverage {cov['code_totals']}")
+    if count == 1:   # a shard's coverage is partial: gates are judged after the merge
+        gates, _ = coverage_gates.evaluate(root, coverage_gates.load_waivers())
+        print("coverage gates (make coverage-gates): " + ", ".join(
+            f"{g.block} {g.kind} {g.pct}% {'ok' if g.passed else 'RED'}" for g in gates))
     return summary
 
 

@@ -40,8 +40,8 @@ CI_SEED = 1  # fixed, so CI is reproducible; `make regress` sweeps seeds
 # stimulus while staying replayable: the constrained-random tests, on Verilator only, to
 # keep CI time in bounds (they add about a fifth of the simulation jobs).
 COMMIT_SEED_TESTS = ("fifo_random", "skid_random", "ram_random", "radix_random",
-                     "radix_errors", "radix_csr_suite", "fsm_random_regex", "fsm_irq",
-                     "fsm_errors", "fsm_csr_suite")
+                     "radix_errors", "radix_csr_suite", "radix_stress_all", "fsm_random_regex",
+                     "fsm_irq", "fsm_errors", "fsm_csr_suite", "fsm_stress_all")
 COMMIT_SEED_SIM = "verilator"
 
 

@@ -139,6 +139,16 @@ def decode_rsp(beats: Sequence[int], kv_count: int, data_w: int) -> RadixRsp:
                     b=(trailer >> 64) & M32, c=(trailer >> 96) & M32, kvs=kvs[:kv_count])
 
 
+def encode_rsp(rsp: RadixRsp, data_w: int) -> list[int]:
+    """The exact frame a core sends for `rsp`: data beats with zero-padded unused lanes,
+    then the trailer with every reserved bit zero (the scoreboards compare frames with it)."""
+    trailer = ((rsp.op & 0xFF) | (rsp.status & 0xFF) << 8 | (rsp.a & M32) << 32
+               | (rsp.b & M32) << 64 | (rsp.c & M32) << 96)
+    mask = (1 << data_w) - 1
+    tail = [(trailer >> (data_w * i)) & mask for i in range(trailer_beats(data_w))]
+    return pack_words(rsp.kvs, data_w) + tail
+
+
 def to_signed32(x: int) -> int:
     return x - (1 << 32) if x & 0x8000_0000 else x
 

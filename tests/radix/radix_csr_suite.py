@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import cocotb
 import pyuvm
-from cocotb.triggers import ClockCycles
 
 from tests.radix.radix_csr import _One
 from uvm_env.common.csr_suite import CsrSuite, W1cHooks
@@ -37,10 +36,7 @@ class RadixCsrSuiteTest(RadixRandomBase):
 
     async def body(self) -> None:
         env, dut = self.env, self.dut
-        for _ in range(100_000):                       # the init sweep
-            if await env.read_csr("STATUS") & 2:
-                break
-            await ClockCycles(self.clock, 64)
+        await env.wait_init_done()
         suite = CsrSuite.on_dut(BLOCK, env.csr, self.clock, dut, env.scoreboard,
                                 self.cfg.child_rng("csr"))
         await suite.register_steps()

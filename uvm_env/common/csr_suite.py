@@ -23,7 +23,7 @@ from cocotbext.axi import AxiLiteMaster, AxiResp
 from cocotbext.axi.axil_channels import AxiLiteAWTransaction, AxiLiteWTransaction
 
 from uvm_env.common.pause import random_pause, set_pattern
-from uvm_env.common.regs import M32, RegBlock, Register, parameter_names
+from uvm_env.common.regs import M32, RegBlock, Register, dut_params
 from uvm_env.common.scoreboard_base import ScoreboardBase
 
 OKAY, SLVERR = int(AxiResp.OKAY), int(AxiResp.SLVERR)
@@ -108,8 +108,7 @@ class CsrSuite:
     def on_dut(cls, block: RegBlock, master: AxiLiteMaster, clock: object, dut: object,
                sb: ScoreboardBase, rng: random.Random) -> CsrSuite:
         """The suite with reset values evaluated on the DUT's own parameters."""
-        params = {name: int(getattr(dut, name).value) for name in parameter_names(block)}
-        return cls(block, master, clock, params, sb, rng)
+        return cls(block, master, clock, dut_params(block, dut), sb, rng)
 
     # ---------------------------------------------------------------- the steps
     # Every step the suite has; require() them at the end of a test that ran them all.

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 
 def random_pause(rng: random.Random, p_pause: float, max_burst: int = 8) -> Iterator[bool]:
@@ -31,3 +31,14 @@ def set_pattern(model: object, pattern: Iterator[bool] | None) -> None:
     model.pause = False
     if pattern is not None:
         model.set_pause_generator(pattern)
+
+
+def stall_axil(master: object, rng: Callable[[str], random.Random], p_idle: float,
+               p_stall: float, tag: str = "") -> None:
+    """Random idles on an AXI-Lite master's AW, W and AR channels and back-pressure on
+    B and R (0 turns a side off). rng(tag) gives each channel its own stream."""
+    wr, rd = master.write_if, master.read_if
+    for i, (chan, p) in enumerate(((wr.aw_channel, p_idle), (wr.w_channel, p_idle),
+                                   (rd.ar_channel, p_idle), (wr.b_channel, p_stall),
+                                   (rd.r_channel, p_stall))):
+        set_pattern(chan, random_pause(rng(f"axil{i}{tag}"), p) if p else None)

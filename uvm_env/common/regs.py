@@ -127,6 +127,11 @@ def parameter_names(block: RegBlock) -> set[str]:
     return names
 
 
+def dut_params(block: RegBlock, dut: object) -> dict[str, int]:
+    """The DUT's values of the parameters the block's reset values name."""
+    return {name: int(getattr(dut, name).value) for name in parameter_names(block)}
+
+
 # ---------------------------------------------------------------- YAML
 def load(path: Path) -> RegBlock:
     """Read and check a <blk>_regs.yml description."""

@@ -56,6 +56,22 @@ class ScoreboardBase(uvm_component):
         return out
 
 
+def accounting(in_flight: Sequence[object], leftover: int, sent: int, answered: int,
+               dropped: int, checked: int) -> list[str]:
+    """A driver's end-of-test books: every command answered (or dropped by a reset), no
+    response frame left unclaimed, and every answer checked."""
+    out = []
+    if in_flight:
+        out.append(f"{len(in_flight)} command(s) never answered, first {in_flight[0]}")
+    if leftover:
+        out.append(f"{leftover} response frame(s) left over at the end")
+    if sent != answered + dropped:
+        out.append(f"{sent} commands sent, {answered} answered, {dropped} dropped by resets")
+    if answered != checked:
+        out.append(f"{answered} commands answered, {checked} checked")
+    return out
+
+
 def format_diff(expected: Any, actual: Any, context: int = 3) -> str:
     """Expected vs actual, field by field for mappings, first divergence for sequences."""
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):

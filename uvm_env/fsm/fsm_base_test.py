@@ -100,19 +100,25 @@ class FsmBaseTest(BaseTest):
         await self.env.loader.wait_idle()
         await ClockCycles(self.clock, 8)
 
-    async def check_csrs(self) -> None:
+    async def snapshot(self, when: str) -> None:
+        """Nothing in flight, then every CSR against the model (Checkpoints)."""
+        await self.drain()
+        await self.check_csrs(when)
+
+    async def check_csrs(self, when: str = "at the end") -> None:
         """The core's counters, interrupt registers and grammar map must equal the model's."""
         pred = self.env.scoreboard.pred
         sb = self.env.scoreboard
         expected = pred.csr_expected()
         actual = {name: await self.env.read_csr(name) for name in CSR_COUNTERS}
-        sb.compare("CSR counters and violation registers", expected, actual)
+        sb.compare(f"CSR counters and violation registers {when}", expected, actual)
         exp_codes = {code: pred.csr_error_counts().get(code, 0) for code in range(1, NUM_STATUS)}
         act_codes = {code: await self.env.read_csr(CSR_ERR_BASE + code)
                      for code in range(1, NUM_STATUS)}
-        sb.compare("CSR error counters by status", exp_codes, act_codes)
+        sb.compare(f"CSR error counters by status {when}", exp_codes, act_codes)
         status = await self.env.read_csr("STATUS")
-        sb.check("core idle after the last result", status & 1 == 0, f"STATUS={status:#x}")
+        sb.check(f"core idle after the last result {when}", status & 1 == 0,
+                 f"STATUS={status:#x}")
         cycles = await self.env.read_csr("CYCLES")
         self.logger.info(f"CSRs: {actual}; errors by code {act_codes}; {cycles} cycles")
         self.figures["csrs"] = {**actual, "CYCLES": cycles}

@@ -9,6 +9,10 @@ results (and masks) as they come, fills each command in and publishes it.
 A LOAD's image goes to the load agent when the command is queued; the core
 takes it only once the command is accepted. At most ``window`` commands are
 in flight, so a sequence cannot run arbitrarily far ahead of the DUT.
+
+A reset (abort()) drops every command in flight, every queued beat and the image being
+loaded; the collector starts over, since it may have been waiting for the mask of a
+command the core forgot. While `resetting`, items are completed without being sent.
 """
 
 from __future__ import annotations
@@ -42,14 +46,21 @@ class FsmDriver(uvm_driver):
         self.drained.set()
         self.sent = 0
         self.completed = 0
+        self.aborted = 0
+        self.resetting = False
 
     async def run_phase(self) -> None:
-        cocotb.start_soon(self._collect())
+        self.collector = cocotb.start_soon(self._collect())
         while True:
             cmd = await self.seq_item_port.get_next_item()
-            while len(self.inflight) >= self.window:
+            while len(self.inflight) >= self.window and not self.resetting:
                 self.space.clear()
                 await self.space.wait()
+            if self.resetting:
+                cmd.aborted = True
+                cmd.done.set()
+                self.seq_item_port.item_done()
+                continue
             cmd.seq_no = self.sent
             self.sent += 1
             self.inflight.append(cmd)
@@ -65,13 +76,34 @@ class FsmDriver(uvm_driver):
         """Return once every command sent so far has its result (and mask)."""
         await self.drained.wait()
 
+    def abort(self) -> None:
+        """rst_ni is low: the core forgot everything in flight."""
+        self.resetting = True
+        self.collector.cancel()
+        for cmd in self.inflight:
+            cmd.aborted = True
+            cmd.done.set()
+        self.aborted += len(self.inflight)
+        self.inflight.clear()
+        for q in (self.source, self.rsp_sink, self.mask_sink):
+            q.clear()
+        self.loader.abort()
+        self.space.set()
+        self.drained.set()
+
+    def resume(self) -> None:
+        self.resetting = False
+        self.collector = cocotb.start_soon(self._collect())
+
     async def _collect(self) -> None:
         while True:
             frame = await self.rsp_sink.recv()
             beats = list(frame.tdata)
             if not self.inflight:
                 raise AssertionError(f"result {beats} with no command in flight")
-            cmd = self.inflight.popleft()
+            # Popped only once complete: a reset while its mask is awaited aborts it.
+            cmd = self.inflight[0]
+            cmd.rsps, cmd.masks = [], []
             n_results = len(cmd.slots) if cmd.op == OP_MASK_BATCH else 1
             for i in range(n_results):
                 if i:
@@ -86,6 +118,7 @@ class FsmDriver(uvm_driver):
                     mask = [int(x) for x in mframe.tdata]
                 cmd.rsps.append(rsp)
                 cmd.masks.append(mask)
+            self.inflight.popleft()
             cmd.rsp, cmd.mask = cmd.rsps[0], cmd.masks[0]
             cmd.t_cmd = float(cmd.frame.sim_time_start or 0)
             cmd.t_rsp = float(get_sim_time("ns"))

@@ -16,7 +16,7 @@ from cocotbext.axi import (
 from pyuvm import ConfigDB, uvm_env, uvm_sequencer
 
 from uvm_env.common.axis_bus import lane_bits
-from uvm_env.common.pause import random_pause, set_pattern
+from uvm_env.common.pause import random_pause, set_pattern, stall_axil
 from uvm_env.fsm.fsm_driver import FsmDriver
 from uvm_env.fsm.fsm_irq_monitor import FsmIrqMonitor
 from uvm_env.fsm.fsm_load_bfm import FsmLoadAgent
@@ -69,6 +69,17 @@ class FsmEnv(uvm_env):
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
         self.driver.ap.connect(self.scoreboard.analysis_export)
         self.scoreboard.mask_sink = self.mask_sink
+        self.scoreboard.driver = self.driver
+
+    def abort_for_reset(self) -> None:
+        """rst_ni is low: drop what is in flight (FsmDriver.abort)."""
+        self.driver.abort()
+
+    def power_on(self) -> None:
+        """The DUT was reset: both predictors start over; the driver sends again."""
+        self.scoreboard.pred.power_on()
+        self.shadow.power_on()
+        self.driver.resume()
 
     def set_traffic(self, p_idle: float, p_stall: float, tag: str = "") -> None:
         """Random idles on both input streams and back-pressure on both outputs."""
@@ -81,11 +92,7 @@ class FsmEnv(uvm_env):
                     if p_stall else None)
         self.loader.set_pause(random_pause(cfg.child_rng(f"lidle{tag}"), p_idle)
                               if p_idle else None)
-        wr, rd = self.csr.write_if, self.csr.read_if
-        for i, (chan, p) in enumerate(((wr.aw_channel, p_idle), (wr.w_channel, p_idle),
-                                       (rd.ar_channel, p_idle), (wr.b_channel, p_stall),
-                                       (rd.r_channel, p_stall))):
-            set_pattern(chan, random_pause(cfg.child_rng(f"axil{i}{tag}"), p) if p else None)
+        stall_axil(self.csr, cfg.child_rng, p_idle, p_stall, tag)
 
     async def read_csr(self, name: str | int) -> int:
         word = name if isinstance(name, int) else CSR[name]

@@ -44,6 +44,7 @@ class FsmCmd(uvm_sequence_item):
         self.rsp: FsmRsp | None = None
         self.mask: list[int] | None = None   # mask beats, when the result says OK
         self.done = Event()
+        self.aborted = False   # a reset dropped it: no result will come
         self.seq_no = -1
         # Simulation times (ns) of the handshakes, for the benchmark.
         self.t_cmd = 0.0

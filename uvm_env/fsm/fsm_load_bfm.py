@@ -30,6 +30,14 @@ class FsmLoadAgent(uvm_component):
         self.images_sent = 0
         self.idle_event = Event()
         self.idle_event.set()
+        self.epoch = 0   # abort() moves it on: the image being driven is dropped
+
+    def abort(self) -> None:
+        """Reset: drop the image being driven and every queued one (the core forgot the
+        LOAD commands they belong to)."""
+        self.queue.clear()
+        self.epoch += 1
+        self.dut.s_axis_load_tvalid.value = 0
 
     def send(self, image: bytes, keep_last: int | None = None) -> None:
         """Queue one image; TKEEP on the last beat covers its bytes unless overridden."""
@@ -68,7 +76,8 @@ class FsmLoadAgent(uvm_component):
             beats, keep = self.queue.popleft()
             i, n = 0, len(beats)
             driving = False
-            while i < n:
+            epoch = self.epoch
+            while i < n and epoch == self.epoch:
                 if not driving:
                     pause = next(self.pause) if self.pause is not None else False
                     if not pause:
@@ -79,10 +88,12 @@ class FsmLoadAgent(uvm_component):
                         tvalid.value = 1
                         driving = True
                 await edge
+                if epoch != self.epoch:
+                    break
                 if driving and tready.value:
                     i += 1
                     self.beats_sent += 1
                     driving = False
                     tvalid.value = 0
             tvalid.value = 0
-            self.images_sent += 1
+            self.images_sent += epoch == self.epoch

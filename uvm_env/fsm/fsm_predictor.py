@@ -98,6 +98,10 @@ class Expected:
 class FsmPredictor:
     def __init__(self, params: FsmParams) -> None:
         self.p = params
+        self.power_on()
+
+    def power_on(self) -> None:
+        """The state after rst_ni: no tables, no bound slot, every CSR at zero."""
         self.grammars: dict[int, TokenFSM] = {}
         self.slots: dict[int, Slot] = {}
         # CSR mirror

@@ -8,7 +8,7 @@ import random
 from pyuvm import uvm_subscriber
 
 from uvm_env.common.config import env_int
-from uvm_env.common.scoreboard_base import ScoreboardBase
+from uvm_env.common.scoreboard_base import ScoreboardBase, accounting
 from uvm_env.fsm.fsm_coverage import FsmCoverage
 from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_predictor import Expected, FsmParams, FsmPredictor
@@ -47,9 +47,12 @@ class FsmScoreboard(ScoreboardBase):
         self.masked_states: set[tuple[int, int]] = set()    # (grammar, state) masks compared
         self.visited_states: set[tuple[int, int]] = set()   # (grammar, state) entered
         self.mask_sink = None               # set by the env: stray masks are an error
+        self.driver = None                  # set by the env: end-of-test accounting
+        self.n_results = 0
 
     def write_cmd(self, cmd: FsmCmd) -> None:
         assert cmd.rsp is not None
+        self.n_results += 1
         self.history = (self.history + [str(cmd)])[-8:]
         if cmd.op == OP_MASK_BATCH:
             # One result and (when OK) one mask frame per slot, in packet order.
@@ -144,6 +147,10 @@ class FsmScoreboard(ScoreboardBase):
         out = []
         if self.mask_sink is not None and not self.mask_sink.empty():
             out.append(f"{self.mask_sink.count()} mask frame(s) no MASK asked for")
+        drv = self.driver
+        if drv is not None:
+            out += accounting(drv.inflight, drv.rsp_sink.count(), drv.sent, drv.completed,
+                              drv.aborted, self.n_results)
         return out
 
 

@@ -12,6 +12,7 @@ import random
 
 from pyuvm import uvm_sequence
 
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_predictor import Expected, FsmPredictor
 from uvm_env.fsm.grammars import Grammar
@@ -33,6 +34,11 @@ class FsmBaseSeq(uvm_sequence):
         super().__init__(name)
         self.env, self.rng = env, rng
         self.shadow: FsmPredictor = env.shadow
+        self.stopping = False   # set by a test that resets the DUT: issue nothing more
+        self.checkpoints: Checkpoints | None = None   # CSR snapshots during traffic
+
+    def stop(self) -> None:
+        self.stopping = True
 
     async def do(self, op: int, slot: int = 0, grammar: int = 0, token: int = 0,
                  tokens: list[int] | None = None, image: bytes | None = None,
@@ -160,7 +166,11 @@ class LoadSeq(FsmBaseSeq):
         self.grammars = grammars
 
     async def body(self) -> None:
-        self.cmds = [(await self.load(gid, g))[0] for gid, g in self.grammars.items()]
+        self.cmds = []
+        for gid, g in self.grammars.items():
+            if self.stopping:
+                return
+            self.cmds.append((await self.load(gid, g))[0])
 
 
 class RandomWalkSeq(FsmBaseSeq):
@@ -192,10 +202,14 @@ class RandomWalkSeq(FsmBaseSeq):
         kinds, weights = list(self.weights), list(self.weights.values())
         slot = rng.choice(self.slots)
         for _ in range(self.n_ops):
+            if self.stopping:
+                return
             if rng.random() > self.burst:
                 slot = rng.choice(self.slots)
             if rng.random() < self.p_error:
                 await ErrorMixin.one_error(self, slot)
+                if self.checkpoints is not None:
+                    await self.checkpoints.after_op(refusal=True)
                 continue
             await self.ensure_bound(slot)
             kind = rng.choices(kinds, weights)[0]
@@ -225,6 +239,8 @@ class RandomWalkSeq(FsmBaseSeq):
                     if bad is not None:
                         toks = toks[:i] + [bad] + toks[i + 1:]
                 await self.validate(slot, toks)
+            if self.checkpoints is not None:
+                await self.checkpoints.after_op()
 
 
 class ErrorMixin:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.fsm_seqs import RandomWalkSeq
@@ -31,4 +32,5 @@ class FsmRandomBase(FsmBaseTest):
         seq = RandomWalkSeq("walk", self.env, self.rng("walk"), n_ops=env_int("N_OPS", 500),
                             slots=slots, weights=self.weights, p_error=self.p_error,
                             burst=self.burst)
+        seq.checkpoints = Checkpoints(self.snapshot)
         await seq.start(self.env.seqr)

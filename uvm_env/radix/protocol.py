@@ -18,6 +18,7 @@ from sglang_fpga.wire import (  # noqa: F401  (re-exported for the bench)
     RadixStatus,
     data_beats,
     decode_rsp,
+    encode_rsp,
     handle,
     header,
     pack_words,

@@ -33,7 +33,9 @@ class RadixBaseTest(BaseTest):
         await self.check_csrs()
 
     async def check_csrs(self, when: str = "at the end") -> None:
-        """The DUT's sizes and counters must equal the model's (and the capacity mirror's)."""
+        """The DUT's sizes and counters must equal the model's (and the capacity mirror's).
+        After a RESET command the core answers first and then sweeps its tables: wait."""
+        await self.env.wait_init_done()
         pred = self.env.scoreboard.pred
         m, st = pred.model, pred.model.stats
         expected = {
@@ -43,12 +45,19 @@ class RadixBaseTest(BaseTest):
             "QUERIED": st.queried_tokens, "HIT": st.hit_tokens, "INSERTS": st.inserts,
             "INSERTED": st.inserted_tokens, "SPLITS": st.splits,
             "EVICTED_NODES": st.evicted_nodes, "EVICTED_TOKENS": st.evicted_tokens,
-            "ERRORS": pred.errors, "FREE_LINES": pred.hw.free_lines,
+            "ERRORS": pred.errors, "LAST_ERROR": pred.last_error, "FREE_LINES": pred.hw.free_lines,
             "INDEX_USED": pred.hw.index_used(),
             "STASH_FREE": pred.p.stash_depth - pred.hw.stash_used,
         }
         actual = {name: await self.env.read_csr(name) for name in expected}
         self.env.scoreboard.compare(f"CSR sizes and counters {when}", expected, actual)
         busy = await self.env.read_csr("BUSY_CYCLES")
+        # Volatile, so not compared; but every command keeps the core busy at least a cycle.
+        self.env.scoreboard.check(f"BUSY_CYCLES {when} >= commands since reset",
+                                  busy >= pred.commands, f"{busy} < {pred.commands}")
+        # The latest walk's figures: entering an edge takes at least one cycle.
+        walk = {n: await self.env.read_csr(n) for n in ("WALK_CYCLES", "WALK_NODES")}
+        self.env.scoreboard.check(f"WALK_CYCLES >= WALK_NODES {when}",
+                                  walk["WALK_CYCLES"] >= walk["WALK_NODES"], str(walk))
         self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")

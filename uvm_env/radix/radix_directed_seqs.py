@@ -14,9 +14,11 @@ from models.radix_hw import LANES, bucket_of
 from uvm_env.radix.protocol import (
     OP_EVICT,
     OP_INSERT,
+    OP_LOCK,
     OP_MATCH,
     OP_RESET,
     OP_SIZES,
+    OP_UNLOCK,
     ST_CAPACITY,
 )
 from uvm_env.radix.radix_item import RadixCmd
@@ -227,3 +229,26 @@ class ScaleSeq(RadixBaseSeq):
                 await self.make_room(toks, ns)
                 await self.do(op=OP_INSERT, ns=ns, tokens=toks, kvs=self.fresh_kvs(len(toks)))
         await self.do(op=OP_SIZES, wait=True)
+
+
+class LockOverflowSeq(RadixBaseSeq):
+    """Lock one node LOCK_MAX times (pipelined), then once more: OVERFLOW. An UNLOCK makes
+    room for exactly one more LOCK, and the next is refused again. The counter is the
+    RTL's own 16-bit lock_ref: no small-counter build."""
+
+    def __init__(self, name: str, pred: RadixPredictor, rng: random.Random,
+                 locks: int) -> None:
+        super().__init__(name, pred, rng)
+        self.locks = locks
+        self.probes: list[RadixCmd] = []   # the commands at the limit, in order
+
+    async def body(self) -> None:
+        key = [1, 2, 3, 4, 5]
+        await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)))
+        await self.do(op=OP_INSERT, tokens=key + [6], kvs=self.fresh_kvs(len(key) + 1))
+        hit = await self.do(op=OP_MATCH, tokens=key, wait=True)
+        handle = hit.rsp.b
+        for _ in range(self.locks):
+            await self.do(op=OP_LOCK, arg=handle)
+        for op in (OP_LOCK, OP_UNLOCK, OP_LOCK, OP_LOCK, OP_SIZES):
+            self.probes.append(await self.do(op=op, arg=handle, wait=True))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from cocotb.triggers import ClockCycles
 from cocotbext.axi import (
     AxiLiteBus,
     AxiLiteMaster,
@@ -64,11 +65,29 @@ class RadixEnv(uvm_env):
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
         self.driver.ap.connect(self.scoreboard.analysis_export)
+        self.scoreboard.driver = self.driver
+
+    def abort_for_reset(self) -> None:
+        """rst_ni is low: drop what is in flight (RadixDriver.abort)."""
+        self.driver.abort()
+
+    def power_on(self) -> None:
+        """The DUT was reset: the predictor starts over; the driver sends again."""
+        self.scoreboard.pred.power_on()
+        self.driver.resume()
 
     async def drain(self) -> None:
         """Wait until every command sent has its response checked in."""
         while self.driver.in_flight:
             await self.driver.in_flight[-1].done.wait()
+
+    async def wait_init_done(self, poll_cycles: int = 16, limit: int = 100_000) -> None:
+        """Until STATUS.INIT_DONE: the sweep that follows a reset has cleared the tables."""
+        for _ in range(limit):
+            if await self.read_csr("STATUS") & 2:
+                return
+            await ClockCycles(self.clock, poll_cycles)
+        raise AssertionError(f"INIT_DONE never came in {limit} polls")
 
     async def read_csr(self, name: str) -> int:
         return await self.csr.read_dword(4 * CSR[name])

@@ -7,7 +7,7 @@ from cocotb.triggers import Event
 from pyuvm import uvm_sequence_item
 
 from sglang_fpga.wire import radix_command_beats
-from uvm_env.radix.protocol import OP_MATCH, OP_NAMES, RadixRsp
+from uvm_env.radix.protocol import OP_MATCH, OP_NAMES, ST_OK, RadixRsp
 
 
 class RadixCmd(uvm_sequence_item):
@@ -27,10 +27,16 @@ class RadixCmd(uvm_sequence_item):
         self.kvcnt = len(self.kvs) if kvcnt is None else kvcnt
         self.beats_delta = beats_delta
         self.rsp: RadixRsp | None = None
+        self.rsp_raw: list[int] = []    # the response frame's beats as received
+        self.aborted = False            # a reset dropped it: no response will come
         self.data_w = 512           # set by the driver from the DUT
         self.done = Event()         # set when the response has been checked in
         self.t_sent = 0.0      # sim time (ns) the frame was queued, and its response ended
         self.t_done = 0.0
+
+    def ok(self) -> bool:
+        """Answered with status OK (False when refused or dropped by a reset)."""
+        return self.rsp is not None and self.rsp.status == ST_OK
 
     def beats(self) -> list[int]:
         out = radix_command_beats(self.op, self.ns, self.tokens, self.kvs, self.arg,

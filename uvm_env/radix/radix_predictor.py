@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from models.radix_cache import Node, RadixCache
 from models.radix_hw import HwGeometry, RadixHw
+from uvm_env.radix.capacity_oracle import oracle_fits
 from uvm_env.radix.protocol import (
     M32,
     OP_EVICT,
@@ -63,12 +64,22 @@ class Prediction:
 class RadixPredictor:
     def __init__(self, params: RadixParams) -> None:
         self.p = params
-        self.model = RadixCache(params.page_size)
-        self.hw = RadixHw(params)
+        self.power_on()
+
+    def power_on(self) -> None:
+        """The state after rst_ni: empty tree, all counters (ERRORS too) zero. Handles
+        from before are forgotten, not kept as dead: the DUT's generations restart, so
+        an old handle may name a live node again."""
+        self.model = RadixCache(self.p.page_size)
+        self.hw = RadixHw(self.p)
         self.errors = 0
+        self.commands = 0      # answered since power-on (a RESET command does not clear it)
+        self.last_error = 0    # LAST_ERROR: the latest refusal's code (kept across RESET)
         self.by_handle: dict[int, Node] = {}
         self.handle_of: dict[int, int] = {}     # model node id -> DUT handle
         self.dead_handles: set[int] = set()
+        self.oracle_checks = 0
+        self.oracle_disagreements: list[str] = []
 
     # ---- capacities the hardware has and the model does not
     def free_nodes(self) -> int:
@@ -80,9 +91,11 @@ class RadixPredictor:
 
     # ---- the prediction
     def predict(self, cmd: RadixCmd) -> Prediction:
+        self.commands += 1
         status = self._refusal(cmd)
         if status != ST_OK:
             self.errors += 1
+            self.last_error = status
             return Prediction(RadixRsp(cmd.op & 0xFF, status, 0, 0, 0))
         m = self.model
         split_at = None
@@ -163,6 +176,7 @@ class RadixPredictor:
                 return ST_FRAMING
             plan = self.model.walk_plan(cmd.tokens, cmd.ns)
             ok = self.hw.fits(self.model, plan, cmd.ns, op == OP_INSERT)
+            self._cross_check(cmd, ok)
             return ST_OK if ok else ST_CAPACITY
         if op in (OP_EVICT, OP_LOCK, OP_UNLOCK, OP_SIZES, OP_RESET):
             if n_beats != 1:
@@ -178,6 +192,19 @@ class RadixPredictor:
                     return ST_OVERFLOW
             return ST_OK
         return ST_OPCODE
+
+    def _cross_check(self, cmd: RadixCmd, fits: bool) -> None:
+        """The capacity verdict against capacity_oracle (no WalkPlan): the scoreboard
+        fails the test on a disagreement."""
+        other = oracle_fits(self.model, self.hw, cmd.tokens, cmd.kvs, cmd.ns,
+                            cmd.op == OP_INSERT)
+        if other is None:
+            return
+        self.oracle_checks += 1
+        if other != fits:
+            self.oracle_disagreements.append(
+                f"{cmd}: walk_plan + fits() says {'fits' if fits else 'CAPACITY'}, "
+                f"applying it to a copy says {'fits' if other else 'CAPACITY'}")
 
     def _path_refs(self, node: Node) -> list[int]:
         refs = []

@@ -9,6 +9,7 @@ import random
 from pyuvm import uvm_sequence
 
 from models import workloads
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.radix.protocol import (
     OP_EVICT,
     OP_INSERT,
@@ -28,6 +29,11 @@ class RadixBaseSeq(uvm_sequence):
         super().__init__(name)
         self.pred, self.rng = pred, rng
         self.next_kv = rng.randrange(1 << 20)
+        self.stopping = False   # set by a test that resets the DUT: issue nothing more
+        self.checkpoints: Checkpoints | None = None   # CSR snapshots during traffic
+
+    def stop(self) -> None:
+        self.stopping = True
 
     async def do(self, wait: bool = False, **kw: object) -> RadixCmd:
         """Send one command; with wait, return only once its response is checked in."""
@@ -116,8 +122,12 @@ class RandomOpsSeq(RadixBaseSeq):
         rng, ops = self.rng, list(self.weights)
         weights = list(self.weights.values())
         for _ in range(self.n_ops):
+            if self.stopping:
+                return
             if rng.random() < self.p_error:
                 await self.malformed()
+                if self.checkpoints is not None:
+                    await self.checkpoints.after_op(refusal=True)
                 continue
             ns = rng.randrange(min(self.namespaces, self.pred.p.num_ns))
             kind = rng.choices(ops, weights)[0]
@@ -131,7 +141,7 @@ class RandomOpsSeq(RadixBaseSeq):
                 await self.do(op=OP_INSERT, ns=ns, tokens=tokens, kvs=self.fresh_kvs(len(tokens)))
             elif kind == "lock" and self.pred.live_handles():
                 handle = rng.choice(self.pred.live_handles())
-                if (await self.do(op=OP_LOCK, arg=handle, wait=True)).rsp.status == ST_OK:
+                if (await self.do(op=OP_LOCK, arg=handle, wait=True)).ok():
                     self.locked.append(handle)
             elif kind == "unlock" and self.locked:
                 handle = self.locked.pop(rng.randrange(len(self.locked)))
@@ -143,7 +153,9 @@ class RandomOpsSeq(RadixBaseSeq):
                 self.locked.clear()   # every handle died with the tree
             else:
                 await self.do(op=OP_SIZES)
-        while self.locked:   # balance every lock so the tree ends evictable
+            if self.checkpoints is not None:
+                await self.checkpoints.after_op()
+        while self.locked and not self.stopping:   # balance every lock so the tree ends evictable
             await self.do(op=OP_UNLOCK, arg=self.locked.pop())
 
     async def malformed(self) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.common.config import env_int
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_seqs import RandomOpsSeq
@@ -21,7 +22,14 @@ class RadixRandomBase(RadixBaseTest):
     p_long = 0.0
 
     def make_sequence(self) -> RandomOpsSeq:
-        return RandomOpsSeq("random", self.env.scoreboard.pred, self.cfg.child_rng("seq"),
+        seq = RandomOpsSeq("random", self.env.scoreboard.pred, self.cfg.child_rng("seq"),
                             n_ops=env_int("N_OPS", 500), weights=self.mix, p_error=self.p_error,
                             alphabet=self.alphabet, max_tokens=self.max_tokens,
                             namespaces=self.namespaces, p_long=self.p_long)
+        seq.checkpoints = Checkpoints(self.snapshot)
+        return seq
+
+    async def snapshot(self, when: str) -> None:
+        """Nothing in flight, then every CSR against the model."""
+        await self.env.drain()
+        await self.check_csrs(when)

@@ -1,0 +1,355 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`make mutate [BLOCK=common|fsm|radix] [MUTANTS=n] [TESTS=a,b] [SEED=s]`: mutation score.
+
+Operator and constant mutants (MUTATORS) are planted one at a time in a scratch copy of
+the repository (build/mutate/<block>/work/, the tracked files of HEAD's working tree), never
+in rtl/. A mutant that fails Verilator -Wall lint on any of the tests' tops is discarded
+(it would not survive review, so it says nothing about the tests). The rest run the
+block's test subset (DEFAULT_TESTS, CI sizes, Verilator, one seed): a failing or hanging
+test kills the mutant; one that passes them all is live. Sites are drawn at random (SEED)
+from every mutable token of the block's RTL outside assertion and formal code.
+
+build/mutate/<block>/report.json holds killed / live / discarded, the score
+(killed / (killed + live)) and each survivor's diff; `make dashboard` shows the scores.
+`--patch file.diff` runs the same tests on the scratch copy with one patch applied
+instead (a planted bug, checked without touching rtl/). `--recheck` runs the survivors of
+the last report again (after new checks were added) and updates it. A survivor listed
+in docs/mutation_equivalents.yml (file, line, op, reason) is counted as equivalent, not
+live, and left out of the score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "mutate"
+
+# The block's small, fast tests: every one must pass on the unmutated RTL.
+DEFAULT_TESTS = {
+    "common": ("fifo_random", "skid_random", "ram_random", "ram_random_lat3",
+               "seg_counter_random"),
+    "fsm": ("fsm_errors", "fsm_csr_suite", "fsm_random_regex", "fsm_rand_reset"),
+    "radix": ("radix_errors", "radix_csr_suite", "radix_random", "radix_rand_reset"),
+}
+# Tests per file: one module with one test of its own, or one whose code depends on a
+# parameter the block's main build fixes (the mask engine's pieces need MaskW < LoadW:
+# fsm_random_regex_pieces).
+FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random",),
+              "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex")}
+# Survivors judged equivalent (no test can tell them apart), each with its reason.
+EQUIVALENTS = ROOT / "docs" / "mutation_equivalents.yml"
+# Checkers and packages are not the design under test.
+SKIP_FILES = ("common_axis_checker.sv", "common_macros.svh", "radix_pkg.sv", "fsm_pkg.sv")
+
+# (name, pattern, replacement): operator swaps and constant flips on one token.
+MUTATORS: tuple[tuple[str, str, str], ...] = (
+    ("eq->ne", r"==", "!="),
+    ("ne->eq", r"!=", "=="),
+    ("lt->le", r"(?<![<=!>])<(?![<=])", "<="),
+    ("gt->ge", r"(?<![->=])>(?![>=])", ">="),
+    ("ge->gt", r">=", ">"),
+    ("and->or", r"&&", "||"),
+    ("or->and", r"\|\|", "&&"),
+    ("add->sub", r"(?<=\w|\)) \+ (?=\w|\()", " - "),
+    ("sub->add", r"(?<=\w|\)) - (?=\w|\()", " + "),
+    ("1'b1->1'b0", r"1'b1", "1'b0"),
+    ("1'b0->1'b1", r"1'b0", "1'b1"),
+    ("not-dropped", r"!(?=[a-z_(])", ""),
+)
+# Lines that are declarations, not logic: a mutant there is a width or lint change.
+_DECL = re.compile(r"^\s*(//|\*|/\*|`|localparam|parameter|input|output|import|module|"
+                   r"function|typedef|logic\s*(\[[^\]]*\])?\s*\w+\s*(\[[^\]]*\])?\s*;)")
+_ASSERT_BLOCK = re.compile(r"`ifn?def\s+\w*(ASSERT|FORMAL|SIM)\w*")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    file: str          # path relative to the repository
+    line: int          # 1-based
+    col: int           # 0-based offset of the token in the line
+    op: str
+    before: str
+    after: str
+
+    def apply(self, text: str) -> str:
+        lines = text.split("\n")
+        src = lines[self.line - 1]
+        lines[self.line - 1] = src[:self.col] + self.after + src[self.col + len(self.before):]
+        return "\n".join(lines)
+
+    def diff(self, text: str) -> str:
+        return "".join(difflib.unified_diff(
+            text.splitlines(keepends=True), self.apply(text).splitlines(keepends=True),
+            f"a/{self.file}", f"b/{self.file}", n=1))
+
+
+def rtl_files(block: str, root: Path = ROOT) -> list[Path]:
+    return sorted(p for p in (root / "rtl" / block).glob("*.sv") if p.name not in SKIP_FILES)
+
+
+def sites(path: Path, root: Path = ROOT) -> list[Mutant]:
+    """Every mutable token of one file, outside comments, declarations and assertion or
+    formal `ifdef` blocks."""
+    out: list[Mutant] = []
+    depth_skip = 0
+    depth = 0
+    rel = path.relative_to(root).as_posix()
+    for n, raw in enumerate(path.read_text().split("\n"), start=1):
+        code = raw.split("//")[0]
+        stripped = code.strip()
+        if stripped.startswith(("`ifdef", "`ifndef")):
+            depth += 1
+            if _ASSERT_BLOCK.match(stripped) and not depth_skip:
+                depth_skip = depth
+            continue
+        if stripped.startswith("`endif"):
+            if depth_skip == depth:
+                depth_skip = 0
+            depth -= 1
+            continue
+        # A string literal marks a parameter check or a RamStyle branch: elaboration-time
+        # choices the build's parameters fix, not logic.
+        if depth_skip or not stripped or _DECL.match(code) or "$" in code or \
+                "assert" in code or '"' in code or "PARAM_CHECK" in code:
+            continue
+        # The NBA arrow is not a comparison: mask it out before matching operators.
+        masked = re.sub(r"<=", "\0\0", code, count=1) if re.search(r"\w\s*(\[[^\]]*\])?\s*<=",
+                                                                    code) else code
+        for name, pat, rep in MUTATORS:
+            for m in re.finditer(pat, masked):
+                if name in ("lt->le", "gt->ge", "ge->gt") and "#(" in code:
+                    continue
+                out.append(Mutant(rel, n, m.start(), name, m.group(0), rep))
+    return out
+
+
+def choose(block: str, count: int, seed: int) -> list[Mutant]:
+    everything = [m for f in rtl_files(block) for m in sites(f)]
+    rng = random.Random(seed)
+    return sorted(rng.sample(everything, min(count, len(everything))),
+                  key=lambda m: (m.file, m.line, m.col))
+
+
+# ---------------------------------------------------------------- scratch copy
+def make_scratch(block: str, name: str = "work") -> Path:
+    """A copy of the repository's tracked files as they are in the working tree."""
+    work = OUT / block / name
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for rel in files:
+        src, dst = ROOT / rel, work / rel
+        if not src.is_file():
+            continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if not dst.exists() or dst.read_bytes() != src.read_bytes():
+            shutil.copyfile(src, dst)
+    return work
+
+
+def run_worker(work: Path, tests: list[str], seed: int, timeout_s: float,
+               lint: bool = True) -> dict:
+    """Lint and run the tests inside the scratch copy (its own ROOT and build/)."""
+    cmd = [sys.executable, "-m", "scripts.mutate", "--worker", "--tests", ",".join(tests),
+           "--seed", str(seed), *([] if lint else ["--no-lint"])]
+    env = {**os.environ, "PYTHONPATH": str(work)}
+    try:
+        proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True,
+                              timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return {"lint_ok": True, "failed": ["(timeout: the simulation hung)"]}
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    return {"lint_ok": True, "failed": [f"(worker crashed: {proc.stderr[-300:]})"]}
+
+
+def worker(tests: list[str], seed: int, check_lint: bool) -> int:
+    """In the scratch copy: lint each distinct top, then run the tests until one fails."""
+    from scripts import lint, registry
+    from scripts.sim import run_one
+
+    chosen = [registry.TESTS[t] for t in tests]
+    for key in {t.config_key(): t for t in chosen}.values() if check_lint else ():
+        ok, _ = lint.verilator_lint(key)
+        if not ok:
+            print(json.dumps({"lint_ok": False, "failed": []}))
+            return 0
+    failed = []
+    for t in chosen:
+        res = run_one(t, "verilator", seed, out_dir=registry.ROOT / "build" / "mutate_run" / t.name,
+                     ci=True)
+        if not res.passed:
+            failed.append(f"{t.name}: {(res.errors or ['failed'])[0][:200]}")
+            break
+    print(json.dumps({"lint_ok": True, "failed": failed}))
+    return 0
+
+
+def load_equivalents(path: Path = EQUIVALENTS) -> dict[tuple[str, int, str], str]:
+    """(file, line, op) -> reason."""
+    import yaml
+
+    doc = yaml.safe_load(path.read_text()) if path.exists() else None
+    out = {}
+    for e in (doc or {}).get("equivalent") or []:
+        if not str(e.get("reason", "")).strip():
+            raise ValueError(f"{path.name}: {e.get('file')}:{e.get('line')} has no reason")
+        out[(e["file"], int(e["line"]), e["op"])] = str(e["reason"]).strip()
+    return out
+
+
+def score(report: dict) -> dict:
+    """Split survivors into live and equivalent, and score killed / (killed + live)."""
+    eq = load_equivalents()
+    survivors = report.pop("survivors", []) + report.pop("equivalent", [])
+    report["survivors"] = [s for s in survivors if (s["file"], s["line"], s["op"]) not in eq]
+    report["equivalent"] = [{**s, "reason": eq[(s["file"], s["line"], s["op"])]}
+                            for s in survivors if (s["file"], s["line"], s["op"]) in eq]
+    report["live"] = len(report["survivors"])
+    judged = report["killed"] + report["live"]
+    report["score"] = round(100.0 * report["killed"] / judged, 1) if judged else None
+    return report
+
+
+def recheck(block: str, seed: int, timeout_s: float) -> dict:
+    """The last report's survivors against the block's current tests (tests only gain
+    checks, so the mutants they killed before stay killed)."""
+    path = OUT / block / "report.json"
+    report = json.loads(path.read_text())
+    work = make_scratch(block)
+    still = []
+    for s in report["survivors"]:
+        m = Mutant(s["file"], s["line"], s["col"], s["op"], s["before"], s["after"])
+        pristine = (ROOT / m.file).read_text()
+        target = work / m.file
+        target.write_text(m.apply(pristine))
+        try:
+            res = run_worker(work, list(FILE_TESTS.get(Path(m.file).name,
+                                                       DEFAULT_TESTS[block])),
+                             report["seed"], timeout_s)
+        finally:
+            target.write_text(pristine)
+        if not res["lint_ok"]:    # a new test's configuration elaborates it: lint sees it
+            report["discarded_lint"] += 1
+            print(f"{m.file}:{m.line} {m.op}: now discarded (lint)")
+        elif res["failed"]:
+            report["killed"] += 1
+            test = res["failed"][0].split(":")[0]
+            report["killed_by"][test] = report["killed_by"].get(test, 0) + 1
+            print(f"{m.file}:{m.line} {m.op}: now killed by {res['failed'][0][:100]}")
+        else:
+            still.append(s)
+            print(f"{m.file}:{m.line} {m.op}: still live")
+    report["survivors"] = still
+    report["rechecked_at"] = commit()
+    report["tests"] = list(DEFAULT_TESTS[block])
+    return score(report)
+
+
+# ---------------------------------------------------------------- driver
+def commit() -> str:
+    proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "rtl"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return proc.stdout.strip() + ("+dirty-rtl" if dirty else "")
+
+
+def run_mutants(block: str, count: int, tests: list[str], seed: int,
+                timeout_s: float) -> dict:
+    work = make_scratch(block)
+    started = time.monotonic()
+    base = run_worker(work, tests, seed, timeout_s)
+    if base["failed"] or not base["lint_ok"]:
+        raise SystemExit(f"the unmutated RTL does not pass: {base}")
+    report: dict = {"block": block, "commit": commit(), "tests": tests, "seed": seed,
+                    "planted": 0, "discarded_lint": 0, "killed": 0, "live": 0,
+                    "survivors": [], "killed_by": {}}
+    for k, m in enumerate(choose(block, count, seed)):
+        pristine = (ROOT / m.file).read_text()
+        target = work / m.file
+        target.write_text(m.apply(pristine))
+        try:
+            res = run_worker(work, list(FILE_TESTS.get(Path(m.file).name, tests)), seed,
+                             timeout_s)
+        finally:
+            target.write_text(pristine)
+        report["planted"] += 1
+        where = f"{m.file}:{m.line} {m.op}"
+        if not res["lint_ok"]:
+            report["discarded_lint"] += 1
+            verdict = "discarded (lint)"
+        elif res["failed"]:
+            report["killed"] += 1
+            test = res["failed"][0].split(":")[0]
+            report["killed_by"][test] = report["killed_by"].get(test, 0) + 1
+            verdict = f"killed by {res['failed'][0][:120]}"
+        else:
+            report["live"] += 1
+            report["survivors"].append({**asdict(m), "diff": m.diff(pristine)})
+            verdict = "LIVE"
+        print(f"[{k + 1}/{count}] {where}: {verdict}", flush=True)
+    report["wall_s"] = round(time.monotonic() - started)
+    return score(report)
+
+
+def run_patch(block: str, patch: Path, tests: list[str], seed: int, timeout_s: float) -> int:
+    work = make_scratch(block, "patched")
+    subprocess.run(["git", "apply", str(patch.resolve())], cwd=work,
+                   check=True)
+    try:
+        # A planted bug is judged by the tests alone: lint may well flag it too.
+        res = run_worker(work, tests, seed, timeout_s, lint=False)
+    finally:
+        subprocess.run(["git", "apply", "-R", str(patch.resolve())], cwd=work, check=True)
+    print(json.dumps(res))
+    print("caught" if res["failed"] else "NOT caught")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--block", default="fsm", choices=sorted(DEFAULT_TESTS))
+    ap.add_argument("--mutants", type=int, default=20)
+    ap.add_argument("--tests", default="")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
+    ap.add_argument("--patch", type=Path, default=None)
+    ap.add_argument("--recheck", action="store_true",
+                    help="run the last report's survivors again and update it")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--no-lint", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    tests = [t for t in args.tests.split(",") if t] or list(DEFAULT_TESTS[args.block])
+    if args.worker:
+        return worker(tests, args.seed, not args.no_lint)
+    if args.patch is not None:
+        return run_patch(args.block, args.patch, tests, args.seed, args.timeout)
+    if args.recheck:
+        report = recheck(args.block, args.seed, args.timeout)
+    else:
+        report = run_mutants(args.block, args.mutants, tests, args.seed, args.timeout)
+    out = OUT / args.block / "report.json"
+    out.write_text(json.dumps(report, indent=1))
+    print(f"{args.block}: {report['killed']} killed, {report['live']} live, "
+          f"{len(report['equivalent'])} equivalent, {report['discarded_lint']} discarded by "
+          f"lint; score {report['score']}% ({out.relative_to(ROOT)})")
+    for s in report["survivors"]:
+        print(s["diff"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: Apache-2.0
+"""make mutate's site finder: operators in logic only (not in declarations, parameter
+checks, assertion or formal blocks, nor the NBA arrow), and a mutant changes one token."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scripts import dashboard_mutate, mutate
+
+SV = """\
+module m (input logic a, input logic b, output logic y);
+  localparam int N = 4 + 1;
+  `COMMON_PARAM_CHECK(g_bad, N >= 2, "m: N must be >= 2")
+  logic q;
+  always_ff @(posedge clk) begin
+    if (a == b && !q) q <= 1'b1;
+  end
+`ifdef COMMON_ASSERT_ON
+  always_ff @(posedge clk) assert (a != b);
+`endif
+  assign y = q || (a < b);   // a < comment
+endmodule
+"""
+
+
+def test_sites_cover_logic_only(tmp_path: Path) -> None:
+    f = tmp_path / "m.sv"
+    f.write_text(SV)
+    found = {(m.line, m.op) for m in mutate.sites(f, tmp_path)}
+    assert found == {(6, "eq->ne"), (6, "and->or"), (6, "not-dropped"), (6, "1'b1->1'b0"),
+                     (11, "or->and"), (11, "lt->le")}
+
+
+def test_a_mutant_changes_one_token(tmp_path: Path) -> None:
+    f = tmp_path / "m.sv"
+    f.write_text(SV)
+    m = next(m for m in mutate.sites(f, tmp_path) if m.op == "lt->le")
+    out = m.apply(SV)
+    assert out.split("\n")[10] == "  assign y = q || (a <= b);   // a < comment"
+    assert sum(x != y for x, y in zip(SV.split("\n"), out.split("\n"), strict=True)) == 1
+    assert "+  assign y = q || (a <= b);" in m.diff(SV)
+
+
+def test_every_block_has_sites_and_tests() -> None:
+    for block, tests in mutate.DEFAULT_TESTS.items():
+        assert mutate.choose(block, 5, 1), block
+        assert tests
+
+
+def test_dashboard_rows(tmp_path: Path) -> None:
+    d = tmp_path / "fsm"
+    d.mkdir()
+    (d / "report.json").write_text(json.dumps({
+        "block": "fsm", "commit": "abc", "tests": ["fsm_errors"], "planted": 10,
+        "discarded_lint": 1, "killed": 8, "live": 1, "score": 88.9,
+        "survivors": [{"diff": "-a\n+b\n"}]}))
+    (row,) = dashboard_mutate.load_mutation(tmp_path)
+    assert (row["score"], row["gate"], len(row["survivors"])) == (88.9, "fail", 1)
