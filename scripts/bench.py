@@ -16,7 +16,6 @@ from scripts import (
     bench_fsm_rtl,
     bench_radix_model,
     bench_radix_rtl,
-    sglang_check,
 )
 from scripts.registry import ROOT
 
@@ -31,7 +30,8 @@ def main() -> int:
     print(bench_radix_rtl.table(results["radix_rtl"]))
     print("\n== token-FSM validator RTL (simulated cycles) ==")
     results["fsm_rtl"] = bench_fsm_rtl.run()
-    results["fsm_peers"] = bench_fsm_peers.run()
+    venv_python = bench_fsm_peers.sglang_venv()   # xgrammar and SGLang run in it
+    results["fsm_peers"] = bench_fsm_peers.run(python=venv_python)
     print(bench_fsm_rtl.table(results["fsm_rtl"], results["fsm_peers"]))
     print("\n== token-FSM table sizes and VCK5000 fit ==")
     results["fsm_sizes"], text = fsm_sizes.size_table()
@@ -45,15 +45,16 @@ def main() -> int:
                      indent=1)[:3000])
     print("\n== prefix cache per request: SGLang (Python, Rust), model back end, card "
           "estimate ==")
-    results["host"] = run_host_bench()
+    results["host"] = run_host_bench(venv_python)
     (OUT / "summary.json").write_text(json.dumps(results, indent=1))
     print(f"\nwrote {OUT / 'summary.json'}")
     return 0
 
 
-def run_host_bench() -> dict:
+def run_host_bench(python: Path | str) -> dict:
     """scripts/bench_host.py in the `make sglang-check` venv (it needs SGLang)."""
-    python = sglang_check.ensure_venv()
+    if isinstance(python, str):
+        return {"failed": python}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(PYTHONPATH=str(ROOT), SGLANG_FPGA_ROOT=str(ROOT), BENCH_OUT=str(OUT.resolve()))
     proc = subprocess.run([str(python), "-W", "ignore", "-m", "scripts.bench_host"], cwd=ROOT,

@@ -18,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from importlib.metadata import version
+from pathlib import Path
 
 import numpy as np
 
@@ -123,12 +124,18 @@ def xgrammar_peer(vocab: Vocabulary, path: list[int], regex: str = SUMMARY_REGEX
     return {"available": True, "version": version("xgrammar"), **out}
 
 
-def _xgrammar(path: list[int]) -> dict:
+def sglang_venv() -> Path | str:
+    """The sglang-check venv's python, built or reused; the reason as a string if it fails."""
     try:
         from scripts import sglang_check
-        python = sglang_check.ensure_venv()
+        return sglang_check.ensure_venv()
     except Exception as exc:  # noqa: BLE001 - any failure to build it is reported, not raised
-        return {"available": False, "note": f"{XGRAMMAR_NOTE} ({exc})"}
+        return f"{XGRAMMAR_NOTE} ({exc})"
+
+
+def _xgrammar(path: list[int], python: Path | str) -> dict:
+    if isinstance(python, str):
+        return {"available": False, "note": python}
     code = ("import json, sys; from models.vocab import Vocabulary; "
             "from scripts.bench_fsm_peers import xgrammar_peer; "
             "print(json.dumps(xgrammar_peer(Vocabulary.gpt2(), json.loads(sys.argv[1]))))")
@@ -141,14 +148,16 @@ def _xgrammar(path: list[int]) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def run(steps: int = STEPS) -> dict:
+def run(steps: int = STEPS, python: Path | str | None = None) -> dict:
+    """`python`: the sglang-check venv's interpreter when the caller has it already."""
     vocab = Vocabulary.gpt2()
     fsm = TokenFSM.from_regex(SUMMARY_REGEX, vocab)
     path = token_path(fsm, steps)
     return {"grammar": "summary/sentiment regex, GPT-2", "vocab": len(vocab),
             "path_tokens": len(path),
             "peers": {"llguidance": _llguidance(vocab, path),
-                      "outlines-core": _outlines(vocab, path), "xgrammar": _xgrammar(path)}}
+                      "outlines-core": _outlines(vocab, path),
+                      "xgrammar": _xgrammar(path, python or sglang_venv())}}
 
 
 def rows(r: dict) -> list[str]:
