@@ -55,6 +55,29 @@ def test_pause_pattern_is_seeded_and_bounded():
         next(random_pause(random.Random(0), 1.0))
 
 
+def _runs(bits: list[bool]) -> list[tuple[bool, int]]:
+    out: list[tuple[bool, int]] = []
+    for b in bits:
+        if out and out[-1][0] == b:
+            out[-1] = (b, out[-1][1] + 1)
+        else:
+            out.append((b, 1))
+    return out
+
+
+def test_long_pauses_fill_what_short_ones_cannot():
+    gen = random_pause(random.Random(5), 0.5, max_burst=8, p_long=1.0, long_burst=64)
+    runs = _runs([next(gen) for _ in range(5000)])[1:-1]
+    pauses = [n for b, n in runs if b]
+    assert pauses and min(pauses) >= 32 and max(pauses) > 56
+    # p_long = 0 replays the old stream exactly (seeds recorded before stay valid).
+    old = random_pause(random.Random(9), 0.3)
+    new = random_pause(random.Random(9), 0.3, p_long=0.0)
+    assert [next(old) for _ in range(300)] == [next(new) for _ in range(300)]
+    with pytest.raises(ValueError):
+        next(random_pause(random.Random(0), 0.5, p_long=2.0))
+
+
 def test_diff_names_the_first_divergence():
     text = format_diff([1, 2, 3, 4], [1, 2, 9, 4])
     assert "first difference at [2]" in text

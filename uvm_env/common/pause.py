@@ -7,16 +7,28 @@ import random
 from collections.abc import Callable, Iterator
 
 
-def random_pause(rng: random.Random, p_pause: float, max_burst: int = 8) -> Iterator[bool]:
+def random_pause(rng: random.Random, p_pause: float, max_burst: int = 8,
+                 p_long: float = 0.0, long_burst: int = 64) -> Iterator[bool]:
     """Yield one bool per cycle (True = pause): random bursts of pauses and of go.
 
     Bursts rather than independent coin flips, so FIFOs really fill and drain.
+    With ``p_long`` > 0, a pause burst is now and then a long one (``long_burst/2`` to
+    ``long_burst`` cycles): short bursts never fill a FIFO deeper than ``max_burst``
+    beats, so a sink that must see its source hit full needs these. ``p_long`` = 0 draws
+    exactly the numbers it always did, so existing seeds replay unchanged.
     """
     if not 0.0 <= p_pause < 1.0:
         raise ValueError(f"p_pause must be in [0, 1), got {p_pause}")
+    if not 0.0 <= p_long <= 1.0 or long_burst < 2:
+        raise ValueError(f"p_long must be in [0, 1] and long_burst >= 2, got "
+                         f"{p_long}, {long_burst}")
     while True:
         pause = rng.random() < p_pause
-        for _ in range(rng.randint(1, max_burst)):
+        if pause and p_long and rng.random() < p_long:
+            n = rng.randint(long_burst // 2, long_burst)
+        else:
+            n = rng.randint(1, max_burst)
+        for _ in range(n):
             yield pause
 
 

@@ -22,6 +22,9 @@ from uvm_env.radix.radix_driver import RadixDriver
 from uvm_env.radix.radix_predictor import RadixParams
 from uvm_env.radix.radix_scoreboard import RadixScoreboard
 
+#: Share of idle and stall bursts that last long enough to fill the response FIFO.
+LONG_PAUSE_P = 0.05
+
 
 class RadixEnv(uvm_env):
     dut: object
@@ -45,10 +48,17 @@ class RadixEnv(uvm_env):
                              byte_size=lane_bits(rsp_bus))
         for model in (source, sink):
             model.log.setLevel(logging.WARNING)
+        # Long idles and stalls now and then: a command sent after a long idle, while
+        # the sink sits on the last one's response, meets a response FIFO filled behind
+        # one command (the in-flight x FIFO-level cross); short bursts never get there.
+        long_burst = 2 << len(dut.u_core.rsp_level)
         if cfg.p_idle:
-            source.set_pause_generator(random_pause(cfg.child_rng("idle"), cfg.p_idle))
+            source.set_pause_generator(random_pause(
+                cfg.child_rng("idle"), cfg.p_idle, p_long=LONG_PAUSE_P, long_burst=long_burst))
         if cfg.p_stall:
-            sink.set_pause_generator(random_pause(cfg.child_rng("stall"), cfg.p_stall))
+            sink.set_pause_generator(random_pause(
+                cfg.child_rng("stall"), cfg.p_stall, p_long=LONG_PAUSE_P,
+                long_burst=long_burst))
         self.csr = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), self.clock, self.reset,
                                  reset_active_level=False)
         self.csr.write_if.log.setLevel(logging.WARNING)

@@ -21,9 +21,11 @@ class RadixRandomBase(RadixBaseTest):
     namespaces = 2
     p_long = 0.0
 
-    def make_sequence(self) -> RandomOpsSeq:
-        seq = RandomOpsSeq("random", self.env.scoreboard.pred, self.cfg.child_rng("seq"),
-                            n_ops=env_int("N_OPS", 500), weights=self.mix, p_error=self.p_error,
+    def make_sequence(self, tag: str = "seq", n_ops: int | None = None) -> RandomOpsSeq:
+        """One random sequence; ``tag`` names its random stream, so phases differ."""
+        seq = RandomOpsSeq("random", self.env.scoreboard.pred, self.cfg.child_rng(tag),
+                            n_ops=env_int("N_OPS", 500) if n_ops is None else n_ops,
+                            weights=self.mix, p_error=self.p_error,
                             alphabet=self.alphabet, max_tokens=self.max_tokens,
                             namespaces=self.namespaces, p_long=self.p_long)
         seq.checkpoints = Checkpoints(self.snapshot)
