@@ -85,11 +85,16 @@ SIMS  ?= verilator,icarus
 JOBS  ?= 2
 SHARD ?= 1/1
 TESTS ?=
-.PHONY: regress dashboard coverage-gates
+.PHONY: regress dashboard coverage-gates soak
 
 regress: setup ## Every test x seed x sim: make regress [SEEDS=n] [SEED=first] [SIMS=..] [JOBS=2] [SHARD=i/N] [TESTS=pat]
 	@$(PY) -m scripts.regress --seeds "$(SEEDS)" --first-seed "$(or $(SEED),1)" --sims "$(SIMS)" \
 		--jobs "$(JOBS)" --shard "$(SHARD)" --tests "$(TESTS)"
+
+OPS ?= 1000000
+soak: setup ## One very long run, not in make test: make soak TEST=radix_random OPS=1000000 [SEED=n]
+	@$(PY) -m scripts.soak --test "$(or $(TEST),radix_random)" --ops "$(OPS)" --sim "$(SIM)" \
+		$(if $(SEED),--seed $(SEED))
 
 coverage-gates: setup ## Coverage gates per core over build/regress/ (waivers: docs/coverage_waivers.yml)
 	@$(PY) -m scripts.coverage_gates

@@ -30,6 +30,7 @@ from scripts import (
     dashboard_mutate,
     registry,
     regress,
+    soak,
     testplan,
 )
 from scripts import dashboard_plots as plots
@@ -371,6 +372,7 @@ class Sources:
     plan: Path = testplan.PLAN_PATH
     mutate_dir: Path = dashboard_mutate.MUTATE_DIR
     waivers: Path = coverage_gates.WAIVERS
+    soak_dir: Path = soak.SOAK_DIR
 
 
 def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B008 - frozen
@@ -438,6 +440,7 @@ def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B
                        if any(m["raw"][k][1] for m in modules)],
         "bench": bench, "synth": synth, "synth_label": SYNTH_LABEL,
         "mutation": dashboard_mutate.load_mutation(src.mutate_dir),
+        "soaks": soak.load_soaks(src.soak_dir),
         "gates": [g.row() for g in gates], "waivers": waivers, "stale_waivers": stale,
         "mutation_target": dashboard_mutate.TARGET_PCT,
         "resource_keys": RESOURCE_KEYS, "history": list(reversed(history[-15:])),

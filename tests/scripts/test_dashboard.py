@@ -112,8 +112,15 @@ def make_fixture(tmp_path, failing=True):
               "cycles": {"radix MATCH 576 tok": 1500 - d}} for d in (1, 2, 3)]
     lines.append({**lines[-1], "shard": "1/2", "pass_rate": 0.0})  # shards stay out of trends
     history.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    soak_dir = tmp_path / "soak"
+    soak_dir.mkdir()
+    (soak_dir / "radix_random.json").write_text(json.dumps({
+        "test": "radix_random", "sim": "verilator", "seed": 77, "ops": 1_000_000,
+        "passed": True, "wall_s": 1500.0, "sim_time_ns": 4.5e8,
+        "started": "2026-01-04T00:00:00+00:00", "commit": "c3", "errors": [],
+        "replay": "make soak TEST=radix_random OPS=1000000 SEED=77 SIM=verilator"}))
     return dashboard.Sources(regress_root=root, pytest_xml=pytest_xml, bench_dir=bench,
-                             synth_dir=synth, history=history)
+                             synth_dir=synth, history=history, soak_dir=soak_dir)
 
 
 def _text(html):
@@ -141,6 +148,7 @@ def test_page_sections_from_fixture(tmp_path):
     assert "MATCH, 576 tokens matched" in text and "mask_beats" in text
     assert "top.common.fifo" in text and "holes: full" in text
     assert "common_fifo_sync" in text
+    assert "1,000,000" in text and "make soak TEST=radix_random OPS=1000000 SEED=77" in text
     assert (out / "coverage.info").read_text().startswith("TN:")
     assert 'href="coverage.info"' in (out / "index.html").read_text()
 
@@ -157,10 +165,11 @@ def test_every_image_is_an_embedded_png(tmp_path):
 def test_missing_inputs_are_named_not_hidden(tmp_path):
     empty = dashboard.Sources(regress_root=tmp_path / "r", pytest_xml=tmp_path / "p.xml",
                               bench_dir=tmp_path / "b", synth_dir=tmp_path / "s",
-                              history=tmp_path / "h.jsonl")
+                              history=tmp_path / "h.jsonl", soak_dir=tmp_path / "k")
     text = _text(dashboard.build(tmp_path / "out", empty).read_text())
     for hint in ("run make regress", "run make bench", "run make synth-estimate BOARD=vck5000",
-                 "run make test", "every make regress appends a line"):
+                 "run make test", "every make regress appends a line",
+                 "No soak result in build/soak/"):
         assert hint in text.replace("  ", " "), hint
 
 
