@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import statistics
 from pathlib import Path
 
 from scripts import registry
 from scripts.sim import BUILD_ROOT, run_one
+from uvm_env.radix.cycle_model import CLOCK_MHZ, SGLANG_US, summarise
 
-CLOCK_MHZ = 300
-# SGLang 0.5.23 RadixCache on a 2-core CPU (docs/radix-protocol.md, "Performance").
-SGLANG_US = {"match_576": 23.0, "insert": 74.0, "evict_32000_tokens": 25_000.0}
+__all__ = ["CLOCK_MHZ", "SGLANG_US", "summarise"]   # regress.py and the tests use them here
+
 # The v1 core (one token per cycle, table scans), as measured by this bench before v2
 # replaced it; kept for the record, not re-run.
 V1_CYCLES = {"match_576": 1470, "insert_anchor": 1176, "evict_per_token": 2.35}
@@ -42,73 +41,6 @@ def run(seed: int = 1, ci: bool = False) -> dict:
     out["evict_big"] = summarise(big_data["records"], big_data["params"]).get("evict")
     fan = _bench_json(registry.TESTS["radix_fanout"], seed, "radix_fanout", ci)
     out["fanout"] = fan
-    return out
-
-
-def summarise(records: list[dict], params: dict) -> dict:
-    def us(cycles: float) -> float:
-        return round(cycles / CLOCK_MHZ, 3)
-
-    anchor = [r for r in records if r["workload"] == "anchor"]
-    m576 = [r for r in anchor if r["op"] == "MATCH" and r["result"] == 576]
-    ins = [r for r in anchor if r["op"] == "INSERT"]
-    ins_new = [r for r in ins if r["result"] == 0]
-    rate = {r["tokens"]: r for r in records if r["workload"] == "edge_rate"}
-    out: dict = {"clock_mhz": CLOCK_MHZ, "params": params,
-                 "note": "cycles from Verilator simulation; us assume 300 MHz timing closure"}
-    if m576:
-        c = statistics.mean(r["cycles"] for r in m576)
-        walk = statistics.mean(r["walk_cycles"] for r in m576)
-        nodes = statistics.mean(r["walk_nodes"] for r in m576)
-        out["match_576"] = {"n": len(m576), "cycles": round(c, 1), "us": us(c),
-                            "sglang_us": SGLANG_US["match_576"],
-                            "speedup": round(SGLANG_US["match_576"] / us(c), 2),
-                            "walk_cycles": round(walk, 1), "walk_nodes": nodes,
-                            "tokens_per_walk_cycle": round(576 / walk, 3),
-                            "overhead_per_node": round((walk - 576 / 16) / nodes, 2)}
-    if ins:
-        c = statistics.mean(r["cycles"] for r in ins)
-        out["insert_anchor"] = {"n": len(ins), "tokens": 576, "cycles": round(c, 1),
-                                "us": us(c), "sglang_us": SGLANG_US["insert"],
-                                "speedup": round(SGLANG_US["insert"] / us(c), 2)}
-    if ins_new:
-        c = statistics.mean(r["cycles"] for r in ins_new)
-        out["insert_new_576"] = {"n": len(ins_new), "cycles": round(c, 1), "us": us(c)}
-    if 1024 in rate and 512 in rate:
-        dw = rate[1024]["walk_cycles"] - rate[512]["walk_cycles"]
-        out["edge_rate"] = {"tokens_per_cycle": round(512 / dw, 2) if dw else None,
-                            "walk_1024": rate[1024]["walk_cycles"],
-                            "walk_512": rate[512]["walk_cycles"]}
-    ev = [r for r in records if r["op"] == "EVICT" and r["result"] > 0]
-    if ev:
-        per_tok = sum(r["cycles"] for r in ev) / sum(r["result"] for r in ev)
-        nodes = sum(r.get("nodes", 0) for r in ev)
-        toks = sum(r["result"] for r in ev)
-        cyc = sum(r["cycles"] for r in ev)
-        out["evict"] = {"n": len(ev), "cycles_per_token": round(per_tok, 2),
-                        "nodes": nodes, "tokens": toks,
-                        "cycles_per_node_net":
-                            round((cyc - toks / 16) / nodes, 2) if nodes else None,
-                        "us_for_32000_tokens": us(per_tok * 32_000),
-                        "sglang_us_for_32000_tokens": SGLANG_US["evict_32000_tokens"]}
-    # MATCH cycles against matched length, on every workload.
-    buckets: dict[str, list[int]] = {}
-    for r in records:
-        if r["op"] == "MATCH":
-            lo = 0 if r["result"] == 0 else 1 << (r["result"].bit_length() - 1)
-            buckets.setdefault(f"{lo}-{max(lo * 2 - 1, 0)}", []).append(r["cycles"])
-    out["match_by_length"] = {k: {"n": len(v), "cycles_mean": round(statistics.mean(v), 1)}
-                              for k, v in sorted(buckets.items(),
-                                                 key=lambda kv: int(kv[0].split("-")[0]))}
-    per_wl: dict[str, dict] = {}
-    for wl in sorted({r["workload"] for r in records}):
-        for op in ("MATCH", "INSERT"):
-            rs = [r for r in records if r["workload"] == wl and r["op"] == op]
-            if rs:
-                per_wl.setdefault(wl, {})[op] = {
-                    "n": len(rs), "cycles_mean": round(statistics.mean(r["cycles"] for r in rs), 1),
-                    "tokens_mean": round(statistics.mean(r["tokens"] for r in rs), 1)}
-    out["workloads"] = per_wl
     return out
 
 

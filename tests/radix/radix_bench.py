@@ -2,8 +2,10 @@
 """radix_bench: cycle counts per command on the anchor workload and on the workloads.
 
 Checked like every other radix test (the scoreboard still compares each
-response); in addition it writes bench.json for `make bench`. It asserts no
-cycle bounds: performance is reported, not tested.
+response); in addition it writes bench.json for `make bench`, and holds the
+counts to the documented cycle model (uvm_env/radix/cycle_model.py): the
+headline bounds and a bound on every MATCH's walk. Cycle counts are exact for
+a design and seed, so these are structural checks, not timing tests.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pyuvm
 from cocotb.triggers import ClockCycles
 
 from uvm_env.common.config import env_int
+from uvm_env.radix import cycle_model
 from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_MATCH, ST_OK
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_seqs import RadixBaseSeq, WorkloadSeq
@@ -70,12 +73,17 @@ class RadixBenchTest(RadixBaseTest):
         for name in ("ecommerce_qa", "multi_turn", "system_prompt"):
             seq = _RecordingWorkloadSeq(name, self, name)
             await seq.start(self.env.seqr)
+        bounds = cycle_model.check(self.records, int(self.dut.RamLat.value))
         path = self.cfg.out_dir / "bench.json"
         path.write_text(json.dumps({"clk_period_ns": self.cfg.clk_period_ns,
                                     "params": self.env.params.__dict__,
-                                    "records": self.records}, indent=1))
+                                    "records": self.records,
+                                    "bounds": bounds.as_dict()}, indent=1))
         self.logger.info(f"{len(self.records)} command timings written to {path}")
+        for c in bounds.checks:
+            self.logger.info(f"cycle bound {c}")
         await self.check_csrs()
+        bounds.verdict()
 
     async def record(self, workload: str, cmd: object) -> None:
         rsp = cmd.rsp
