@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 
 import cocotb
-from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 from cocotbext.axi import AxiLiteMaster, AxiResp
 from cocotbext.axi.axil_channels import AxiLiteAWTransaction, AxiLiteWTransaction
 
@@ -113,7 +113,7 @@ class CsrSuite:
     # ---------------------------------------------------------------- the steps
     # Every step the suite has; require() them at the end of a test that ran them all.
     STEPS = ("hw_reset", "unmapped", "rw", "bit_bash", "aliasing", "r_backpressure",
-             "w1c strobes", "w1c race same cycle", "background")
+             "aw_w_apart", "w1c strobes", "w1c race same cycle", "background")
 
     async def register_steps(self) -> None:
         """The steps that need no core traffic, from the idle state after reset."""
@@ -123,6 +123,7 @@ class CsrSuite:
         await self.bit_bash()
         await self.aliasing()
         await self.reads_under_backpressure()
+        await self.aw_w_apart()
 
     async def hw_reset(self) -> None:
         await self.expect_all("hw_reset")
@@ -186,6 +187,32 @@ class CsrSuite:
                     self._count("r_backpressure")
         finally:
             set_pattern(chan, None)
+
+    async def aw_w_apart(self, gap: int = 5) -> None:
+        """AXI4-Lite lets AW and W arrive in either order and cycles apart: a write
+        presented on one channel only must not complete (no B, register unchanged) until
+        the other arrives; then exactly one B, and the register holds the new value."""
+        wi = self.master.write_if
+        for reg in [r for r in self.block.registers if r.writable]:
+            for held in (wi.w_channel, wi.aw_channel):   # AW first, then W first
+                data = self.rng.getrandbits(32)
+                held.pause = True
+                await wi.aw_channel.send(AxiLiteAWTransaction(awaddr=4 * reg.index, awprot=0))
+                await wi.w_channel.send(AxiLiteWTransaction(wdata=data, wstrb=0xF))
+                await ClockCycles(self.clock, gap)
+                early = not wi.b_channel.empty()
+                await self.expect(reg, "aw_w_apart")      # still the old value
+                self.sb.check(f"aw_w_apart: no B for {reg.name} before both channels",
+                              not early, "a B came with only one of AW and W")
+                held.pause = False
+                resp = int((await wi.b_channel.recv()).bresp)
+                self.sb.compare(f"aw_w_apart: {reg.name} write response", OKAY, resp)
+                self.mirror[reg.index] = merge(reg, self.mirror[reg.index], data, 0xF)
+                await ClockCycles(self.clock, gap)
+                self.sb.check(f"aw_w_apart: one B for {reg.name}", wi.b_channel.empty(),
+                              "a second B")
+                await self.expect(reg, "aw_w_apart")
+            await self.write_reg(reg, 0, 0xF, "aw_w_apart")
 
     # ---------------------------------------------------------------- W1C
     async def w1c_strobes(self, reg: Register, hooks: W1cHooks) -> None:

@@ -20,9 +20,11 @@ from uvm_env.radix.protocol import (
     OP_SIZES,
     OP_UNLOCK,
     ST_CAPACITY,
+    ST_HANDLE,
+    ST_OK,
 )
 from uvm_env.radix.radix_item import RadixCmd
-from uvm_env.radix.radix_predictor import RadixPredictor
+from uvm_env.radix.radix_predictor import SLOT_MASK, RadixPredictor
 from uvm_env.radix.radix_seqs import RadixBaseSeq
 
 
@@ -252,3 +254,67 @@ class LockOverflowSeq(RadixBaseSeq):
             await self.do(op=OP_LOCK, arg=handle)
         for op in (OP_LOCK, OP_UNLOCK, OP_LOCK, OP_LOCK, OP_SIZES):
             self.probes.append(await self.do(op=op, arg=handle, wait=True))
+
+
+class HandleReuseSeq(RadixBaseSeq):
+    """Handles across RESET and slot reuse. The node table is filled (one child of the
+    root per node slot, spread over the child index so nothing is refused), RESET,
+    filled again, emptied by EVICT and filled a third time. Every handle names its slot
+    and generation (docs/radix-protocol.md, "Handles"): a RESET and a free each bump a
+    slot's generation by exactly one, so each slot's generation must read +1 after the
+    RESET and +2 after the EVICT, the top slots included. LOCKs of the handles from
+    before the RESET must be refused with HANDLE. The predictor checks besides that no
+    dead handle is given out again before its generation wraps."""
+
+    def keys(self) -> list[list[int]]:
+        p = self.pred.p
+        per_bucket: dict[int, int] = {}
+        keys: list[list[int]] = []
+        t = 40000
+        while len(keys) < min(p.node_cap - 1, p.hash_buckets * p.hash_ways):
+            page = (t,) * p.page_size
+            b = bucket_of(0, 0, page, p.hash_buckets)
+            if per_bucket.get(b, 0) < p.hash_ways:
+                per_bucket[b] = per_bucket.get(b, 0) + 1
+                keys.append(list(page))
+            t += 1
+        return keys
+
+    async def build(self, keys: list[list[int]]) -> dict[int, int]:
+        """Insert every key; slot -> generation of the handles the DUT gave."""
+        gens = {}
+        for key in keys:
+            cmd = await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)),
+                                wait=True)
+            if cmd.rsp.status != ST_OK:
+                raise AssertionError(f"INSERT of {key} refused ({cmd.rsp.status})")
+            gens[cmd.rsp.b & SLOT_MASK] = cmd.rsp.b >> 20 & 0xFF
+        return gens
+
+    @staticmethod
+    def expect_bumped(before: dict[int, int], after: dict[int, int], by: int,
+                      what: str) -> None:
+        wrong = {s: (before[s], g) for s, g in after.items()
+                 if s in before and g != (before[s] + by) & 0xFF}
+        if wrong or set(after) != set(before):
+            raise AssertionError(f"after {what} every slot's generation must be {by} more; "
+                                 f"slot: (before, after) {dict(list(wrong.items())[:6])}, "
+                                 f"slots {sorted(set(after) ^ set(before))[:6]} in one only")
+
+    async def body(self) -> None:
+        keys = self.keys()
+        await self.do(op=OP_RESET, wait=True)        # an empty table, whatever came before
+        first = await self.build(keys)
+        handles = [(g << 20) | s for s, g in first.items()]
+        await self.do(op=OP_RESET, wait=True)
+        second = await self.build(keys)
+        self.expect_bumped(first, second, 1, "a RESET")
+        await self.do(op=OP_EVICT, arg=1 << 20, wait=True)
+        third = await self.build(keys)
+        self.expect_bumped(first, third, 2, "a RESET and an EVICT")
+        for h in handles:
+            cmd = await self.do(op=OP_LOCK, arg=h, wait=True)
+            if cmd.rsp.status != ST_HANDLE:
+                raise AssertionError(f"LOCK of handle {h:#x} from before RESET answered "
+                                     f"{cmd.rsp.status}, not HANDLE")
+        await self.do(op=OP_RESET, wait=True)

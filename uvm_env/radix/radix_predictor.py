@@ -38,6 +38,9 @@ from uvm_env.radix.protocol import (
 from uvm_env.radix.radix_item import RadixCmd
 
 LOCK_MAX = 0xFFFF
+# handle = {4'h0, generation[7:0], slot[19:0]} (docs/radix-protocol.md, "Handles")
+SLOT_MASK = 0xF_FFFF
+GEN_PERIOD = 256
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,12 @@ class RadixPredictor:
         self.last_error = 0    # LAST_ERROR: the latest refusal's code (kept across RESET)
         self.by_handle: dict[int, Node] = {}
         self.handle_of: dict[int, int] = {}     # model node id -> DUT handle
-        self.dead_handles: set[int] = set()
+        # Dead handle -> (its slot's known generation bumps, frees of unknown slot) when it
+        # died: a handle may come back only when its slot's 8-bit generation wraps.
+        self.dead_handles: dict[int, tuple[int, int]] = {}
+        self.slot_bumps: dict[int, int] = {}    # frees of nodes whose slot is known
+        self.resets = 0                         # RESET commands: every slot bumps once
+        self.unknown_frees = 0                  # frees of nodes whose handle was never seen
         self.oracle_checks = 0
         self.oracle_disagreements: list[str] = []
 
@@ -122,9 +130,13 @@ class RadixPredictor:
             self.hw.evicted(m.last_evicted)
             for nid in m.last_evicted:
                 handle = self.handle_of.pop(nid, None)
-                if handle is not None:
-                    self.by_handle.pop(handle, None)
-                    self.dead_handles.add(handle)
+                if handle is None:
+                    self.unknown_frees += 1
+                    continue
+                self.by_handle.pop(handle, None)
+                slot = handle & SLOT_MASK
+                self.slot_bumps[slot] = self.slot_bumps.get(slot, 0) + 1
+                self._bury(handle)
             n = len(m.last_evicted)
             return Prediction(RadixRsp(cmd.op, ST_OK, len(freed), n, 0, freed), evicted_nodes=n)
         if cmd.op in (OP_LOCK, OP_UNLOCK):
@@ -138,7 +150,9 @@ class RadixPredictor:
         # OP_RESET
         m.reset()
         self.hw.reset()
-        self.dead_handles |= set(self.by_handle)
+        self.resets += 1
+        for handle in self.by_handle:
+            self._bury(handle)
         self.by_handle.clear()
         self.handle_of.clear()
         return Prediction(RadixRsp(cmd.op, ST_OK, 0, 0, 0))
@@ -153,9 +167,34 @@ class RadixPredictor:
         other = self.by_handle.get(handle)
         if other is not None and other is not node:
             return f"handle {handle:#x} given to node #{nid} but held by another live node"
+        if handle in self.dead_handles:
+            problem = self._resurrection(handle)
+            if problem:
+                return f"node #{nid}: {problem}"
+            del self.dead_handles[handle]
         self.handle_of[nid] = handle
         self.by_handle[handle] = node
         return None
+
+    def _bumps(self, slot: int) -> int:
+        return self.slot_bumps.get(slot, 0) + self.resets
+
+    def _bury(self, handle: int) -> None:
+        self.dead_handles[handle] = (self._bumps(handle & SLOT_MASK), self.unknown_frees)
+
+    def _resurrection(self, handle: int) -> str | None:
+        """A dead handle is given out again: legal only if its slot's generation has made
+        a whole turn since (255 more bumps after the one that killed it). Frees of nodes
+        whose handle the bench never saw are counted as possible bumps of any slot."""
+        slot = handle & SLOT_MASK
+        known, unknown = self.dead_handles[handle]
+        least = self._bumps(slot) - known
+        most = least + self.unknown_frees - unknown
+        if most >= least + (GEN_PERIOD - 1 - least) % GEN_PERIOD:
+            return None
+        return (f"dead handle {handle:#x} given out again {least}..{most} generation bumps "
+                f"of slot {slot} after the one that freed it; it may come back only when its "
+                f"{GEN_PERIOD}-value generation wraps ({GEN_PERIOD - 1} more)")
 
     def live_handles(self) -> list[int]:
         return list(self.by_handle)
