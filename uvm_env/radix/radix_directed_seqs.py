@@ -132,6 +132,21 @@ class CapacitySeq(RadixBaseSeq):
                     break
         self.refused[what] = refused
 
+    async def every_op_when_full(self, what: str, keys: list[list[int]]) -> None:
+        """With the structure still full: SIZES, a MATCH, LOCK and UNLOCK of what it found,
+        then RESET from the full state, and the fill again (so recover() evicts from a
+        full tree). Each command meets the full state (the tree-state coverage)."""
+        await self.do(op=OP_SIZES, wait=True)
+        cmd = await self.do(op=OP_MATCH, tokens=keys[0], wait=True)
+        if cmd.rsp.status == ST_OK:
+            await self.do(op=OP_LOCK, arg=cmd.rsp.b, wait=True)
+            await self.do(op=OP_UNLOCK, arg=cmd.rsp.b, wait=True)
+        await self.do(op=OP_RESET, wait=True)
+        await self.snapshot(f"after RESET of a {what}-full tree")
+        counted = self.refused[what]
+        await self.fill(what, keys)
+        self.refused[what] = counted
+
     async def recover(self) -> None:
         await self.do(op=OP_EVICT, arg=1 << 30, wait=True)
         key = [self.rng.randrange(1 << 20) for _ in range(3 * LANES)]
@@ -146,9 +161,11 @@ class CapacitySeq(RadixBaseSeq):
         long_len = min(p.max_len, 16 * LANES) // page * page
         lines_needed = p.token_cap // LANES
         n_keys = lines_needed // (long_len // LANES) + 4
-        await self.fill("line", [[5000 + i] * page + [self.rng.randrange(1 << 20)
-                                                      for _ in range(long_len - page)]
-                                 for i in range(n_keys)])
+        line_keys = [[5000 + i] * page + [self.rng.randrange(1 << 20)
+                                          for _ in range(long_len - page)]
+                     for i in range(n_keys)]
+        await self.fill("line", line_keys)
+        await self.every_op_when_full("line", line_keys)
         await self.recover()
         await self.do(op=OP_RESET, wait=True)
         # One-page root children spread so that no bucket takes more than its
@@ -163,6 +180,7 @@ class CapacitySeq(RadixBaseSeq):
                 spread.append([t] * page)
             t += 1
         await self.fill("node", spread)
+        await self.every_op_when_full("node", spread)
         await self.recover()
         await self.do(op=OP_RESET, wait=True)
         # Root children (parent slot 0) whose first page lands in one bucket.
@@ -170,7 +188,9 @@ class CapacitySeq(RadixBaseSeq):
         colliding = [t for t in range(30000, 30000 + 200 * p.hash_buckets)
                      if bucket_of(0, 0, (t,) * page, p.hash_buckets) == target]
         need = p.hash_ways + p.stash_depth + 3
-        await self.fill("index", [[t] * page for t in colliding[:need]])
+        index_keys = [[t] * page for t in colliding[:need]]
+        await self.fill("index", index_keys)
+        await self.every_op_when_full("index", index_keys)
         await self.recover()
 
 

@@ -61,6 +61,7 @@ class RadixDriver(uvm_driver):
             cmd.in_flight_at_send = len(self.in_flight)
             cmd.rsp_level_at_send = (int(self.level_probe.value)
                                      if self.level_probe is not None else 0)
+            cmd.sink_stalled = bool(getattr(self.sink, "pause", False))
             cmd.t_sent = get_sim_time("ns")
             self.in_flight.append(cmd)
             self.sent += 1

@@ -41,6 +41,8 @@ LOCK_MAX = 0xFFFF
 # handle = {4'h0, generation[7:0], slot[19:0]} (docs/radix-protocol.md, "Handles")
 SLOT_MASK = 0xF_FFFF
 GEN_PERIOD = 256
+#: Tree states a command can meet, in the order tree_state() tests them.
+TREE_STATES = ("empty", "node-full", "slot-full", "hash-full", "locked path", "partial")
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,31 @@ class RadixPredictor:
         self.handle_of[nid] = handle
         self.by_handle[handle] = node
         return None
+
+    def tree_state(self, cmd: RadixCmd) -> str:
+        """What a command meets before it runs (coverage): the first of TREE_STATES that
+        holds. "locked path": a node the command's key walks through (MATCH/INSERT), or
+        on its node's path (LOCK/UNLOCK), is locked; for other commands, any node."""
+        m = self.model
+        if m.num_nodes() == 0:
+            return "empty"
+        if self.free_nodes() == 0:
+            return "node-full"
+        if self.hw.free_lines == 0:
+            return "slot-full"
+        if self.hw.stash_used >= self.p.stash_depth:
+            return "hash-full"
+        return "locked path" if self._path_locked(cmd) else "partial"
+
+    def _path_locked(self, cmd: RadixCmd) -> bool:
+        if cmd.op in (OP_MATCH, OP_INSERT):
+            if not 0 < len(cmd.tokens) <= self.p.max_len or cmd.ns >= self.p.num_ns:
+                return False
+            return any(n.lock_ref > 0 for n in self.model.path_nodes(cmd.tokens, cmd.ns))
+        if cmd.op in (OP_LOCK, OP_UNLOCK):
+            node = self.by_handle.get(cmd.arg)
+            return node is not None and any(r > 0 for r in self._path_refs(node))
+        return self.model.protected_size() > 0
 
     def _bumps(self, slot: int) -> int:
         return self.slot_bumps.get(slot, 0) + self.resets

@@ -19,6 +19,7 @@ class RadixScoreboard(ScoreboardBase):
         super().build_phase()
         self.pred = RadixPredictor(self.params)
         self.cov = RadixCoverage("radix")
+        self.cov.page_size, self.cov.max_len = self.params.page_size, self.params.max_len
         self.sub = _CmdSubscriber("sub", self)
         self.analysis_export = self.sub.analysis_export
         self.history: list[str] = []   # recent commands, printed with a mismatch
@@ -28,6 +29,7 @@ class RadixScoreboard(ScoreboardBase):
     def write_cmd(self, cmd: RadixCmd) -> None:
         assert cmd.rsp is not None
         self.n_responses += 1
+        cmd.tree_state = self.pred.tree_state(cmd)
         exp = self.pred.predict(cmd)
         while self.pred.oracle_disagreements:
             self.check("capacity oracle", False, self.pred.oracle_disagreements.pop(0))

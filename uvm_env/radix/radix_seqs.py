@@ -166,9 +166,11 @@ class RandomOpsSeq(RadixBaseSeq):
         if kind == 0:
             await self.do(op=rng.choice([0x00, 0x08, 0x7F, 0xFF]))
         elif kind == 1:
-            await self.do(op=OP_MATCH, arg=rng.choice([0, p.max_len + 1]))
+            await self.do(op=rng.choice([OP_MATCH, OP_INSERT]), arg=rng.choice([0, p.max_len + 1]))
         elif kind == 2:
-            await self.do(op=OP_MATCH, ns=rng.randrange(p.num_ns, 256), tokens=tokens)
+            op = rng.choice([OP_MATCH, OP_INSERT])
+            await self.do(op=op, ns=rng.randrange(p.num_ns, 256), tokens=tokens,
+                          kvs=self.fresh_kvs(len(tokens)) if op == OP_INSERT else [])
         elif kind == 3:
             await self.do(op=OP_INSERT, tokens=tokens, kvs=self.fresh_kvs(len(tokens)),
                           kvcnt=len(tokens) + rng.choice([-1, 1]))
@@ -176,7 +178,8 @@ class RandomOpsSeq(RadixBaseSeq):
             await self.do(op=rng.choice([OP_MATCH, OP_INSERT]), tokens=tokens,
                           kvs=self.fresh_kvs(len(tokens)), beats_delta=rng.choice([-1, 1, 2]))
         elif kind == 5:
-            await self.do(op=rng.choice([OP_EVICT, OP_SIZES, OP_LOCK]), beats_delta=1)
+            await self.do(op=rng.choice([OP_EVICT, OP_SIZES, OP_LOCK, OP_UNLOCK, OP_RESET]),
+                          beats_delta=1)
         elif kind == 6 and self.pred.dead_handles:
             await self.do(op=rng.choice([OP_LOCK, OP_UNLOCK]),
                           arg=rng.choice(sorted(self.pred.dead_handles)))
