@@ -119,10 +119,11 @@ module top_ctrl_hs #(
         ap_idle_q <= 1'b1;
         if (ier_q) isr_q <= 1'b1;
       end
-      // Clear-on-read of done and ready, as HLS kernels do.
+      // Clear-on-read of done and ready, as HLS kernels do; a done or a start taken in
+      // the read's own cycle sets its bit again (the read returned the value before it).
       if (rd_take && 32'(rd_word) == 32'(top_ctrl_pkg::CSR_AP_CTRL)) begin
         if (!done_i) ap_done_q <= 1'b0;
-        ap_ready_q <= 1'b0;
+        if (!ap_start_q) ap_ready_q <= 1'b0;
       end
       if (wr_take && s_wstrb_i[0]) begin
         if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_AP_CTRL) && s_wdata_i[0] && ap_idle_q &&
@@ -131,7 +132,11 @@ module top_ctrl_hs #(
         end
         if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_GIE)) gie_q <= s_wdata_i[0];
         if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_IER)) ier_q <= s_wdata_i[0];
-        if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_ISR) && s_wdata_i[0]) isr_q <= !isr_q;
+        // A done in the toggling cycle wins: the interrupt it raises is not lost.
+        if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_ISR) && s_wdata_i[0] &&
+            !(done_i && ier_q)) begin
+          isr_q <= !isr_q;
+        end
       end
     end
   end
