@@ -119,31 +119,71 @@ def _py_field(f: RegField) -> str:
             f"{f.desc!r})")
 
 
-def _py_register(r: Register, indent: str = "    ") -> str:
+def _py_register(r: Register, indent: str = "    ", name: str = "", index: str = "",
+                 element: str = "") -> str:
+    """A Register literal; name / index / element replace the values by expressions (the
+    element function of an array)."""
     extra = ""
     if r.volatile:
         extra += f", volatile={r.volatile!r}"
     if r.counter:
         extra += ", counter=True"
-    if r.element is not None:
-        extra += f", element={r.element}"
+    if element or r.element is not None:
+        extra += f", element={element or r.element}"
     if r.wstrb != "bytes":
         extra += f", wstrb={r.wstrb!r}"
     fields = "".join(f"{indent}    {_py_field(f)},\n" for f in r.fields)
-    return (f"{indent}Register({r.name!r}, {r.index}, (\n{fields}{indent}), {r.desc!r}"
-            f"{extra}),\n")
+    return (f"{indent}Register({name or repr(r.name)}, {index or r.index}, (\n{fields}{indent}), "
+            f"{r.desc!r}{extra}),\n")
 
 
-def _py_block(b: RegBlock, indent: str = "") -> list[str]:
-    regs = "".join(_py_register(r, indent + "    ") for r in b.registers)
-    extra = ""
-    if not b.slverr:
-        extra += ", slverr=False"
-    if b.config:
-        extra += f",\n{indent}    config={b.config!r}, params={b.params!r}"
+def _py_configured(blocks: list[RegBlock], named: list[Register]) -> list[str]:
+    """A parameterised description's blocks, each register written once: the named ones
+    in NAMED, each array as a function of its index and element, and per configuration
+    the order and sizes."""
+    out = ["# The registers every configuration has, at the same index.",
+           "NAMED: dict[str, Register] = {r.name: r for r in (",
+           "".join(_py_register(r) for r in named).rstrip("\n"),
+           ")}", ""]
+    for r in blocks[0].registers:
+        if r.element == 0:
+            body = _py_register(r, "    ", f"f'{r.array}{{k}}'", "index", "k").rstrip(",\n")
+            out += ["", f"def _{r.array.lower()}(index: int, k: int) -> Register:",
+                    f'    """{r.array}<k>, at word index."""',
+                    "    return " + body.lstrip(), ""]
+    out += ["", "# One block per configuration of the description (regs.for_dut picks one).",
+            "BLOCKS: dict[str, RegBlock] = {"]
+    for b in blocks:
+        items: list[str] = []
+        run: list[str] = []
+        for r in b.registers + (Register("", -1, ()),):     # a sentinel ends the last run
+            if r.element is None and r.name:
+                run.append(r.name)
+                continue
+            if run:
+                items.append(f"*(NAMED[n] for n in {tuple(run)!r}),")
+                run = []
+            if r.element == 0:
+                n = sum(x.array == r.array for x in b.registers)
+                items.append(f"*(_{r.array.lower()}({r.index} + k, k) for k in range({n})),")
+        extra = ", slverr=False" if not b.slverr else ""
+        out += [f"    {b.config!r}: RegBlock({b.block!r}, {b.package!r}, {b.addr_words}, (",
+                *(f"        {item}" for item in items),
+                f"    ), sv_aliases={b.sv_aliases!r}, id_const={b.id_const!r}{extra},",
+                f"        config={b.config!r}, params={b.params!r}),"]
+    return out + ["}",
+                  "",
+                  "# Word index of every named register (arrays: their base in the aliases "
+                  "below).",
+                  "CSR: dict[str, int] = {r.name: r.index for r in NAMED.values()}"]
+
+
+def _py_block(b: RegBlock) -> list[str]:
+    regs = "".join(_py_register(r) for r in b.registers)
+    extra = ", slverr=False" if not b.slverr else ""
     return [f"RegBlock({b.block!r}, {b.package!r}, {b.addr_words}, (",
             regs.rstrip("\n"),
-            f"{indent}), sv_aliases={b.sv_aliases!r}, id_const={b.id_const!r}{extra})"]
+            f"), sv_aliases={b.sv_aliases!r}, id_const={b.id_const!r}{extra})"]
 
 
 def python_module(blocks: list[RegBlock], src: str) -> str:
@@ -160,17 +200,7 @@ def python_module(blocks: list[RegBlock], src: str) -> str:
         "",
     ]
     if b.config:
-        out.append("# One block per configuration of the description (regs.for_dut picks one).")
-        out.append("BLOCKS: dict[str, RegBlock] = {")
-        for x in blocks:
-            first, *rest = _py_block(x, "    ")
-            out += [f"    {x.config!r}: {first}", *rest[:-1], rest[-1] + ","]
-        out += ["}",
-                "",
-                "# Word index of every named register, the same in every configuration "
-                "(arrays: their base in the aliases below).",
-                f"CSR: dict[str, int] = {{r.name: r.index for r in BLOCKS[{b.config!r}]"
-                ".registers if r.element is None}"]
+        out += _py_configured(blocks, _named(blocks))
     else:
         first, *rest = _py_block(b)
         out += [f"BLOCK = {first}", *rest,

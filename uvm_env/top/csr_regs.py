@@ -7,133 +7,56 @@ from __future__ import annotations
 
 from uvm_env.common.regs import RegBlock, RegField, Register
 
+# The registers every configuration has, at the same index.
+NAMED: dict[str, Register] = {r.name: r for r in (
+    Register('AP_CTRL', 0, (
+        RegField('AP_START', 0, 1, 'W1S', 0, 'a 1 starts a run (start_o pulses with the arguments) if AP_IDLE; ignored while a run is on'),
+        RegField('AP_DONE', 1, 1, 'RC', 0, 'set by done_i; a read clears it, except in the cycle done_i sets it again'),
+        RegField('AP_IDLE', 2, 1, 'RO', 1, 'cleared when a start is taken, set by done_i'),
+        RegField('AP_READY', 3, 1, 'RC', 0, 'set when a start is taken; a read clears it, except in the cycle a start sets it again'),
+    ), 'ap_ctrl_hs control (bits [31:4] read 0)'),
+    Register('GIE', 1, (
+        RegField('GIE', 0, 1, 'RW', 0, 'interrupt = GIE & ISR[0]'),
+    ), 'global interrupt enable'),
+    Register('IER', 2, (
+        RegField('DONE', 0, 1, 'RW', 0, 'done_i sets ISR[0]'),
+    ), 'interrupt enable'),
+    Register('ISR', 3, (
+        RegField('DONE', 0, 1, 'W1T', 0, 'set by done_i while IER[0]; a 1 written toggles it (clears it when set); a done_i in the clearing cycle keeps it set'),
+    ), 'interrupt status'),
+)}
+
+
+def _arg(index: int, k: int) -> Register:
+    """ARG<k>, at word index."""
+    return Register(f'ARG{k}', index, (
+        RegField('VALUE', 0, 32, 'RW', None, ''),
+    ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=k, wstrb='ignored')
+
+
+def _result(index: int, k: int) -> Register:
+    """RESULT<k>, at word index."""
+    return Register(f'RESULT{k}', index, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'kernel result (outs_i), read live; 0 after reset in both kernels', element=k)
+
+
 # One block per configuration of the description (regs.for_dut picks one).
 BLOCKS: dict[str, RegBlock] = {
     'krnl_radix': RegBlock('top_ctrl', 'top_ctrl_pkg', 32, (
-        Register('AP_CTRL', 0, (
-            RegField('AP_START', 0, 1, 'W1S', 0, 'a 1 starts a run (start_o pulses with the arguments) if AP_IDLE; ignored while a run is on'),
-            RegField('AP_DONE', 1, 1, 'RC', 0, 'set by done_i; a read clears it, except in the cycle done_i sets it again'),
-            RegField('AP_IDLE', 2, 1, 'RO', 1, 'cleared when a start is taken, set by done_i'),
-            RegField('AP_READY', 3, 1, 'RC', 0, 'set when a start is taken; a read clears it, except in the cycle a start sets it again'),
-        ), 'ap_ctrl_hs control (bits [31:4] read 0)'),
-        Register('GIE', 1, (
-            RegField('GIE', 0, 1, 'RW', 0, 'interrupt = GIE & ISR[0]'),
-        ), 'global interrupt enable'),
-        Register('IER', 2, (
-            RegField('DONE', 0, 1, 'RW', 0, 'done_i sets ISR[0]'),
-        ), 'interrupt enable'),
-        Register('ISR', 3, (
-            RegField('DONE', 0, 1, 'W1T', 0, 'set by done_i while IER[0]; a 1 written toggles it (clears it when set); a done_i in the clearing cycle keeps it set'),
-        ), 'interrupt status'),
-        Register('ARG0', 4, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=0, wstrb='ignored'),
-        Register('ARG1', 5, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=1, wstrb='ignored'),
-        Register('ARG2', 6, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=2, wstrb='ignored'),
-        Register('ARG3', 7, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=3, wstrb='ignored'),
-        Register('ARG4', 8, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=4, wstrb='ignored'),
-        Register('ARG5', 9, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=5, wstrb='ignored'),
-        Register('ARG6', 10, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=6, wstrb='ignored'),
-        Register('ARG7', 11, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=7, wstrb='ignored'),
-        Register('RESULT0', 12, (
-            RegField('VALUE', 0, 32, 'RO', 0, ''),
-        ), 'kernel result (outs_i), read live; 0 after reset in both kernels', element=0),
-        Register('RESULT1', 13, (
-            RegField('VALUE', 0, 32, 'RO', 0, ''),
-        ), 'kernel result (outs_i), read live; 0 after reset in both kernels', element=1),
+        *(NAMED[n] for n in ('AP_CTRL', 'GIE', 'IER', 'ISR')),
+        *(_arg(4 + k, k) for k in range(8)),
+        *(_result(12 + k, k) for k in range(2)),
     ), sv_aliases=(('ARG_BASE', 4),), id_const='', slverr=False,
         config='krnl_radix', params=(('NumArgs', 4), ('NumOuts', 2))),
     'krnl_fsm': RegBlock('top_ctrl', 'top_ctrl_pkg', 32, (
-        Register('AP_CTRL', 0, (
-            RegField('AP_START', 0, 1, 'W1S', 0, 'a 1 starts a run (start_o pulses with the arguments) if AP_IDLE; ignored while a run is on'),
-            RegField('AP_DONE', 1, 1, 'RC', 0, 'set by done_i; a read clears it, except in the cycle done_i sets it again'),
-            RegField('AP_IDLE', 2, 1, 'RO', 1, 'cleared when a start is taken, set by done_i'),
-            RegField('AP_READY', 3, 1, 'RC', 0, 'set when a start is taken; a read clears it, except in the cycle a start sets it again'),
-        ), 'ap_ctrl_hs control (bits [31:4] read 0)'),
-        Register('GIE', 1, (
-            RegField('GIE', 0, 1, 'RW', 0, 'interrupt = GIE & ISR[0]'),
-        ), 'global interrupt enable'),
-        Register('IER', 2, (
-            RegField('DONE', 0, 1, 'RW', 0, 'done_i sets ISR[0]'),
-        ), 'interrupt enable'),
-        Register('ISR', 3, (
-            RegField('DONE', 0, 1, 'W1T', 0, 'set by done_i while IER[0]; a 1 written toggles it (clears it when set); a done_i in the clearing cycle keeps it set'),
-        ), 'interrupt status'),
-        Register('ARG0', 4, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=0, wstrb='ignored'),
-        Register('ARG1', 5, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=1, wstrb='ignored'),
-        Register('ARG2', 6, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=2, wstrb='ignored'),
-        Register('ARG3', 7, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=3, wstrb='ignored'),
-        Register('ARG4', 8, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=4, wstrb='ignored'),
-        Register('ARG5', 9, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=5, wstrb='ignored'),
-        Register('ARG6', 10, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=6, wstrb='ignored'),
-        Register('ARG7', 11, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=7, wstrb='ignored'),
-        Register('ARG8', 12, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=8, wstrb='ignored'),
-        Register('ARG9', 13, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=9, wstrb='ignored'),
-        Register('ARG10', 14, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=10, wstrb='ignored'),
-        Register('ARG11', 15, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=11, wstrb='ignored'),
-        Register('ARG12', 16, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=12, wstrb='ignored'),
-        Register('ARG13', 17, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=13, wstrb='ignored'),
-        Register('ARG14', 18, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=14, wstrb='ignored'),
-        Register('ARG15', 19, (
-            RegField('VALUE', 0, 32, 'RW', None, ''),
-        ), 'argument i (args_o) is ARG*2i* (low word) and ARG*2i+1* (high word); not reset', element=15, wstrb='ignored'),
-        Register('RESULT0', 20, (
-            RegField('VALUE', 0, 32, 'RO', 0, ''),
-        ), 'kernel result (outs_i), read live; 0 after reset in both kernels', element=0),
-        Register('RESULT1', 21, (
-            RegField('VALUE', 0, 32, 'RO', 0, ''),
-        ), 'kernel result (outs_i), read live; 0 after reset in both kernels', element=1),
-        Register('RESULT2', 22, (
-            RegField('VALUE', 0, 32, 'RO', 0, ''),
-        ), 'kernel result (outs_i), read live; 0 after reset in both kernels', element=2),
+        *(NAMED[n] for n in ('AP_CTRL', 'GIE', 'IER', 'ISR')),
+        *(_arg(4 + k, k) for k in range(16)),
+        *(_result(20 + k, k) for k in range(3)),
     ), sv_aliases=(('ARG_BASE', 4),), id_const='', slverr=False,
         config='krnl_fsm', params=(('NumArgs', 8), ('NumOuts', 3))),
 }
 
-# Word index of every named register, the same in every configuration (arrays: their base in the aliases below).
-CSR: dict[str, int] = {r.name: r.index for r in BLOCKS['krnl_radix'].registers if r.element is None}
+# Word index of every named register (arrays: their base in the aliases below).
+CSR: dict[str, int] = {r.name: r.index for r in NAMED.values()}
 CSR_ARG_BASE = 4
