@@ -120,9 +120,9 @@ def _py_field(f: RegField) -> str:
 
 
 def _py_register(r: Register, indent: str = "    ", name: str = "", index: str = "",
-                 element: str = "") -> str:
+                 element: str = "", one_line: bool = False) -> str:
     """A Register literal; name / index / element replace the values by expressions (the
-    element function of an array)."""
+    element function of an array); one_line puts a one-field register on one line."""
     extra = ""
     if r.volatile:
         extra += f", volatile={r.volatile!r}"
@@ -132,9 +132,11 @@ def _py_register(r: Register, indent: str = "    ", name: str = "", index: str =
         extra += f", element={element or r.element}"
     if r.wstrb != "bytes":
         extra += f", wstrb={r.wstrb!r}"
+    head = f"{indent}Register({name or repr(r.name)}, {index or r.index}, ("
+    if one_line and len(r.fields) == 1:
+        return f"{head}{_py_field(r.fields[0])},), {r.desc!r}{extra}),\n"
     fields = "".join(f"{indent}    {_py_field(f)},\n" for f in r.fields)
-    return (f"{indent}Register({name or repr(r.name)}, {index or r.index}, (\n{fields}{indent}), "
-            f"{r.desc!r}{extra}),\n")
+    return f"{head}\n{fields}{indent}), {r.desc!r}{extra}),\n"
 
 
 def _py_configured(blocks: list[RegBlock], named: list[Register]) -> list[str]:
@@ -143,7 +145,7 @@ def _py_configured(blocks: list[RegBlock], named: list[Register]) -> list[str]:
     the order and sizes."""
     out = ["# The registers every configuration has, at the same index.",
            "NAMED: dict[str, Register] = {r.name: r for r in (",
-           "".join(_py_register(r) for r in named).rstrip("\n"),
+           "".join(_py_register(r, one_line=True) for r in named).rstrip("\n"),
            ")}", ""]
     for r in blocks[0].registers:
         if r.element == 0:

@@ -15,15 +15,9 @@ NAMED: dict[str, Register] = {r.name: r for r in (
         RegField('AP_IDLE', 2, 1, 'RO', 1, 'cleared when a start is taken, set by done_i'),
         RegField('AP_READY', 3, 1, 'RC', 0, 'set when a start is taken; a read clears it, except in the cycle a start sets it again'),
     ), 'ap_ctrl_hs control (bits [31:4] read 0)'),
-    Register('GIE', 1, (
-        RegField('GIE', 0, 1, 'RW', 0, 'interrupt = GIE & ISR[0]'),
-    ), 'global interrupt enable'),
-    Register('IER', 2, (
-        RegField('DONE', 0, 1, 'RW', 0, 'done_i sets ISR[0]'),
-    ), 'interrupt enable'),
-    Register('ISR', 3, (
-        RegField('DONE', 0, 1, 'W1T', 0, 'set by done_i while IER[0]; a 1 written toggles it (clears it when set); a done_i in the clearing cycle keeps it set'),
-    ), 'interrupt status'),
+    Register('GIE', 1, (RegField('GIE', 0, 1, 'RW', 0, 'interrupt = GIE & ISR[0]'),), 'global interrupt enable'),
+    Register('IER', 2, (RegField('DONE', 0, 1, 'RW', 0, 'done_i sets ISR[0]'),), 'interrupt enable'),
+    Register('ISR', 3, (RegField('DONE', 0, 1, 'W1T', 0, 'set by done_i while IER[0]; a 1 written toggles it (clears it when set); a done_i in the clearing cycle keeps it set'),), 'interrupt status'),
 )}
 
 
