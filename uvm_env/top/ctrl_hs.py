@@ -169,9 +169,10 @@ class CtrlHsKernel(CsrEffects, W1cHooks):
     # ---------------------------------------------------------------- steps
     async def handshakes(self, rounds: int) -> None:
         """ap_start / ap_done / ap_idle / ap_ready as the kernels use them, under every
-        GIE x IER: arguments written, start taken with them, AP_CTRL while busy (READY
-        read once, then cleared), a second start while busy dropped, the results final at
-        done, DONE read once then cleared, ISR toggled off, interrupt = GIE & ISR[0]."""
+        GIE x IER: arguments written, a 1 written with AP_START's strobe off starting
+        nothing, the start taken with the arguments, AP_CTRL while busy (READY read once,
+        then cleared), a second start while busy dropped, the results final at done, DONE
+        read once then cleared, ISR toggled off, interrupt = GIE & ISR[0]."""
         s = self.suite
         assert s is not None
         start = self.bit["AP_START"]
@@ -180,6 +181,8 @@ class CtrlHsKernel(CsrEffects, W1cHooks):
                 await s.write_reg(reg, self.rng.getrandbits(32), 0xF, "handshake args")
             await s.write_reg(self.gie, r & 1, 0xF, "handshake GIE")
             await s.write_reg(self.ier, r >> 1 & 1, 0xF, "handshake IER")
+            # WSTRB[0] low: the 1 does not reach AP_START, nothing starts.
+            await s.write_reg(self.ctrl, M32, 0xE, "start with its strobe off")
             self.hold = True
             await s.write_reg(self.ctrl, start, 0xF, "handshake start")
             for _ in range(2):
