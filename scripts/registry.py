@@ -420,6 +420,25 @@ TESTS: dict[str, SimTest] = {
             env={"N_REQUESTS": "24"},
             ci_env={"N_REQUESTS": "10"},
         ),
+        *(
+            _entry(
+                "kernel_ctrl_csr_suite" + suffix,
+                "KernelCtrlCsrSuiteTest",
+                f"ap_ctrl_hs block, {kernel}'s map from top_ctrl_regs.yml: reset, WSTRB, "
+                "bit-bash, handshakes, ISR and read races",
+                block="top",
+                top="top_ctrl_hs",
+                filelists=("rtl/top/top_ctrl.f",),
+                parameters={"NumArgs": args, "NumOuts": outs, "AddrW": 7},
+                sims=SIMULATORS,
+                env={"N_ROUNDS": "8"},
+                ci_env={"N_ROUNDS": "4"},
+                module="kernel_ctrl_csr_suite",
+            )
+            # The control block standalone, in each kernel's configuration (krnl_*.sv).
+            for suffix, kernel, args, outs in (("", "krnl_radix", 4, 2),
+                                               ("_fsm", "krnl_fsm", 8, 3))
+        ),
         _entry(
             "fsm_random_regex",
             "FsmRandomRegexTest",

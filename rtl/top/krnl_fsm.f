@@ -1,3 +1,4 @@
+top_ctrl_pkg.sv
 top_ctrl_hs.sv
 top_axi_reader.sv
 top_axi_writer.sv

@@ -5,7 +5,8 @@
 //      [1] ap_done (clear on read), [2] ap_idle, [3] ap_ready (clear on read)
 // 0x04 GIE [0]; 0x08 IER [0] done; 0x0C ISR [0] done (write 1 toggles)
 // 0x10 arg0 lo, 0x14 arg0 hi, 0x18 arg1 lo, ... : NumArgs 64-bit arguments,
-// then NumOuts read-only 32-bit results. docs/kernels.md lists each kernel's.
+// then NumOuts read-only 32-bit results. The map is top_ctrl_pkg::CSR_*, generated
+// from rtl/top/top_ctrl_regs.yml; docs/kernels.md has its table and each kernel's.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -49,7 +50,7 @@ module top_ctrl_hs #(
   `COMMON_PARAM_CHECK(g_bad_args, NumArgs >= 1 && NumArgs <= 8, "top_ctrl_hs: NumArgs")
   `COMMON_PARAM_CHECK(g_bad_outs, NumOuts >= 0 && NumOuts <= 4, "top_ctrl_hs: NumOuts")
 
-  localparam int ArgBase = 4;                     // word index of 0x10
+  localparam int ArgBase = top_ctrl_pkg::CSR_ARG_BASE;   // word index of 0x10
   localparam int OutBase = ArgBase + 2 * NumArgs;
 
   logic ap_start_q, ap_done_q, ap_idle_q, ap_ready_q, gie_q, ier_q, isr_q;
@@ -75,13 +76,13 @@ module top_ctrl_hs #(
 
   always_comb begin
     rd_value = 32'h0;
-    if (32'(rd_word) == 0) begin
+    if (32'(rd_word) == 32'(top_ctrl_pkg::CSR_AP_CTRL)) begin
       rd_value = {28'h0, ap_ready_q, ap_idle_q, ap_done_q, ap_start_q};
-    end else if (32'(rd_word) == 1) begin
+    end else if (32'(rd_word) == 32'(top_ctrl_pkg::CSR_GIE)) begin
       rd_value = {31'h0, gie_q};
-    end else if (32'(rd_word) == 2) begin
+    end else if (32'(rd_word) == 32'(top_ctrl_pkg::CSR_IER)) begin
       rd_value = {31'h0, ier_q};
-    end else if (32'(rd_word) == 3) begin
+    end else if (32'(rd_word) == 32'(top_ctrl_pkg::CSR_ISR)) begin
       rd_value = {31'h0, isr_q};
     end else if (32'(rd_word) >= ArgBase && 32'(rd_word) < OutBase) begin
       rd_value = arg_q[32'(rd_word) - ArgBase];
@@ -118,16 +119,24 @@ module top_ctrl_hs #(
         ap_idle_q <= 1'b1;
         if (ier_q) isr_q <= 1'b1;
       end
-      // Clear-on-read of done and ready, as HLS kernels do.
-      if (rd_take && 32'(rd_word) == 0) begin
+      // Clear-on-read of done and ready, as HLS kernels do; a done or a start taken in
+      // the read's own cycle sets its bit again (the read returned the value before it).
+      if (rd_take && 32'(rd_word) == 32'(top_ctrl_pkg::CSR_AP_CTRL)) begin
         if (!done_i) ap_done_q <= 1'b0;
-        ap_ready_q <= 1'b0;
+        if (!ap_start_q) ap_ready_q <= 1'b0;
       end
       if (wr_take && s_wstrb_i[0]) begin
-        if (32'(wr_word) == 0 && s_wdata_i[0] && ap_idle_q && !ap_start_q) ap_start_q <= 1'b1;
-        if (32'(wr_word) == 1) gie_q <= s_wdata_i[0];
-        if (32'(wr_word) == 2) ier_q <= s_wdata_i[0];
-        if (32'(wr_word) == 3 && s_wdata_i[0]) isr_q <= !isr_q;
+        if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_AP_CTRL) && s_wdata_i[0] && ap_idle_q &&
+            !ap_start_q) begin
+          ap_start_q <= 1'b1;
+        end
+        if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_GIE)) gie_q <= s_wdata_i[0];
+        if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_IER)) ier_q <= s_wdata_i[0];
+        // A done in the toggling cycle wins: the interrupt it raises is not lost.
+        if (32'(wr_word) == 32'(top_ctrl_pkg::CSR_ISR) && s_wdata_i[0] &&
+            !(done_i && ier_q)) begin
+          isr_q <= !isr_q;
+        end
       end
     end
   end

@@ -7,7 +7,22 @@ tables. The CSR suite (uvm_env/common/csr_suite.py) is driven from the same obje
 
 Reset values are an integer or an expression over the DUT's parameters ("NodeCap - 1"),
 evaluated with the parameters read from the DUT. A reset value is the value software
-reads once the block is idle after reset (radix: after its init sweep).
+reads once the block is idle after reset (radix: after its init sweep); None (`reset: null`
+in the YAML) says the register has no reset at all and keeps its value across one.
+
+Access types (per field):
+  RO   read-only; a write leaves it alone.
+  RW   read/write; a write merges the bytes WSTRB enables.
+  W1C  write 1 to clear (hardware sets it).
+  RC   a read clears it (hardware sets it): Vitis' COR, clear on read.
+  W1T  write 1 toggles it (hardware sets it): Vitis' TOW, toggle on write.
+  W1S  write 1 to request (ap_start): the hardware takes the request the cycle after, so it
+       reads back 0 by the time the write is answered; what the request starts is the bench's
+       to model (csr_suite.CsrEffects).
+
+A description may be parameterised: `configs` names the DUT configurations it serves
+(parameter values), and a register's `index` and `count` may then be parameter
+expressions. load_all() expands it once per configuration (top_ctrl: one per kernel).
 """
 
 from __future__ import annotations
@@ -17,7 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 M32 = 0xFFFF_FFFF
-ACCESS = ("RO", "RW", "W1C")
+ACCESS = ("RO", "RW", "W1C", "RC", "W1T", "W1S")
+# Kinds a write can change (the others ignore writes).
+WRITABLE = ("RW", "W1C", "W1T", "W1S")
 
 
 @dataclass(frozen=True)
@@ -25,8 +42,8 @@ class RegField:
     name: str
     lsb: int
     width: int
-    access: str          # RO | RW | W1C
-    reset: int | str     # integer or parameter expression
+    access: str          # one of ACCESS
+    reset: int | str | None  # integer, parameter expression, or None: not reset
     desc: str = ""
 
     @property
@@ -50,20 +67,32 @@ class Register:
     counter: bool = False
     # Element k of an array (count: n in the YAML): no SV or Python name of its own.
     element: int | None = None
+    # "bytes": a write changes only the bytes WSTRB enables; "ignored": every write
+    # writes the whole word, whatever WSTRB says (top_ctrl's arguments).
+    wstrb: str = "bytes"
 
     @property
     def access(self) -> str:
+        """The fields' kind, or their kinds joined by '/' when they differ (AP_CTRL)."""
         kinds = {f.access for f in self.fields}
-        return "W1C" if "W1C" in kinds else "RW" if "RW" in kinds else "RO"
+        return "/".join(k for k in ACCESS if k in kinds)
 
     def mask_of(self, access: str) -> int:
         return sum(f.mask for f in self.fields if f.access == access)
 
     @property
     def writable(self) -> bool:
-        return self.access != "RO"
+        return any(f.access in WRITABLE for f in self.fields)
 
-    def reset_value(self, params: dict[str, int]) -> int:
+    @property
+    def array(self) -> str:
+        """An array element's array name (ERR_COUNT for ERR_COUNT3); else its own name."""
+        return self.name if self.element is None else self.name[:-len(str(self.element))]
+
+    def reset_value(self, params: dict[str, int]) -> int | None:
+        """The value read after reset; None for a register that is not reset."""
+        if any(f.reset is None for f in self.fields):
+            return None
         return sum((evaluate(f.reset, params) << f.lsb) & f.mask for f in self.fields)
 
 
@@ -76,6 +105,12 @@ class RegBlock:
     # SV-only names: an array's first index (e.g. CSR_ERR_BASE) and the ID constant.
     sv_aliases: tuple[tuple[str, int], ...] = ()
     id_const: str = ""
+    # True: unmapped words and writes to read-only registers answer SLVERR. False: every
+    # access answers OKAY, unmapped words read 0 and such writes change nothing (Vitis).
+    slverr: bool = True
+    # A parameterised description's configuration: its name and parameter values.
+    config: str = ""
+    params: tuple[tuple[str, int], ...] = ()
 
     @property
     def words(self) -> int:
@@ -118,7 +153,7 @@ def _eval(node: ast.expr, params: dict[str, int]) -> int:
 
 
 def parameter_names(block: RegBlock) -> set[str]:
-    names: set[str] = set()
+    names: set[str] = set(dict(block.params))
     for r in block.registers:
         for f in r.fields:
             if isinstance(f.reset, str):
@@ -128,26 +163,54 @@ def parameter_names(block: RegBlock) -> set[str]:
 
 
 def dut_params(block: RegBlock, dut: object) -> dict[str, int]:
-    """The DUT's values of the parameters the block's reset values name."""
+    """The DUT's values of the parameters the block's reset values (and configuration) name."""
     return {name: int(getattr(dut, name).value) for name in parameter_names(block)}
+
+
+def for_dut(blocks: dict[str, RegBlock], dut: object) -> RegBlock:
+    """The configuration of a parameterised description that the DUT was built with."""
+    for block in blocks.values():
+        if all(int(getattr(dut, k).value) == v for k, v in block.params):
+            return block
+    first = next(iter(blocks.values()))
+    have = {k: int(getattr(dut, k).value) for k, _ in first.params}
+    raise ValueError(f"{first.block}: the DUT's {have} is none of the described "
+                     f"configurations {sorted(blocks)}")
 
 
 # ---------------------------------------------------------------- YAML
 def load(path: Path) -> RegBlock:
-    """Read and check a <blk>_regs.yml description."""
+    """Read and check a <blk>_regs.yml description (one without configs)."""
+    blocks = load_all(path)
+    if list(blocks) != [""]:
+        raise ValueError(f"{path.name} is parameterised ({sorted(blocks)}): use load_all()")
+    return blocks[""]
+
+
+def load_all(path: Path) -> dict[str, RegBlock]:
+    """Read and check a description: {config name: block}, {"": block} without configs."""
     import yaml  # only the generator and its test read YAML
 
     doc = yaml.safe_load(path.read_text())
+    configs = doc.get("configs") or {"": {}}
+    return {name: _block(doc, name, {k: int(v) for k, v in params.items()})
+            for name, params in configs.items()}
+
+
+def _block(doc: dict, config: str, params: dict[str, int]) -> RegBlock:
     regs: list[Register] = []
     for raw in doc["registers"]:
-        count = int(raw.get("count", 1))
+        count = evaluate(raw.get("count", 1), params)
+        base = evaluate(raw["index"], params)
         for k in range(count):
             name = raw["name"] + (str(k) if count > 1 else "")
-            regs.append(_register(raw, name, int(raw["index"]) + k, k if count > 1 else None))
+            regs.append(_register(raw, name, base + k, k if count > 1 else None))
     aliases = tuple((a["name"], int(a["index"])) for a in doc.get("sv_aliases", []))
     block = RegBlock(block=doc["block"], package=doc["package"],
                      addr_words=int(doc["addr_words"]), registers=tuple(regs),
-                     sv_aliases=aliases, id_const=doc.get("id_const", ""))
+                     sv_aliases=aliases, id_const=doc.get("id_const", ""),
+                     slverr=bool(doc.get("slverr", True)), config=config,
+                     params=tuple(params.items()))
     check(block)
     return block
 
@@ -159,7 +222,7 @@ def _register(raw: dict, name: str, index: int, element: int | None) -> Register
     return Register(
         name=name, index=index, desc=str(raw.get("desc", "")).strip(),
         volatile=str(raw.get("volatile", "")).strip(), counter=bool(raw.get("counter", False)),
-        element=element,
+        element=element, wstrb=str(raw.get("wstrb", "bytes")),
         fields=tuple(RegField(name=f["name"], lsb=int(f["lsb"]), width=int(f["width"]),
                               access=f.get("access", "RO"), reset=f.get("reset", 0),
                               desc=str(f.get("desc", "")).strip()) for f in fields))
@@ -173,6 +236,8 @@ def check(block: RegBlock) -> None:
         seen[r.index] = r.name
         if not 0 <= r.index < block.addr_words:
             raise ValueError(f"{block.block}: {r.name} index {r.index} outside the window")
+        if r.wstrb not in ("bytes", "ignored"):
+            raise ValueError(f"{r.name}: wstrb {r.wstrb} is neither bytes nor ignored")
         used = 0
         for f in r.fields:
             if f.access not in ACCESS:

@@ -1,0 +1,2 @@
+top_ctrl_pkg.sv
+top_ctrl_hs.sv
