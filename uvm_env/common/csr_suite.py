@@ -260,11 +260,14 @@ class CsrSuite:
     async def aw_w_apart(self, gap: int = 5) -> None:
         """AXI4-Lite lets AW and W arrive in either order and cycles apart: a write
         presented on one channel only must not complete (no B, register unchanged) until
-        the other arrives; then exactly one B, and the register holds the new value."""
+        the other arrives; then exactly one B, and the register holds the new value.
+        Only RW bits are written here, so no write sets anything off (W1S, W1C, W1T)."""
         wi = self.master.write_if
-        for reg in [r for r in self.block.registers if r.writable]:
+        for reg in [r for r in self.block.registers if r.writable and r.mask_of("RW")]:
+            if self.mirror[reg.index] is None:
+                await self.write_reg(reg, 0, 0xF, "aw_w_apart")
             for held in (wi.w_channel, wi.aw_channel):   # AW first, then W first
-                data = self.rng.getrandbits(32)
+                data = self.rng.getrandbits(32) & reg.mask_of("RW")
                 held.pause = True
                 await wi.aw_channel.send(AxiLiteAWTransaction(awaddr=4 * reg.index, awprot=0))
                 await wi.w_channel.send(AxiLiteWTransaction(wdata=data, wstrb=0xF))
@@ -275,8 +278,10 @@ class CsrSuite:
                               not early, "a B came with only one of AW and W")
                 held.pause = False
                 resp = int((await wi.b_channel.recv()).bresp)
-                self.sb.compare(f"aw_w_apart: {reg.name} write response", OKAY, resp)
+                self.sb.compare(f"aw_w_apart: {reg.name} write response",
+                                self.response(reg, True), resp)
                 self.mirror[reg.index] = merge(reg, self.mirror[reg.index], data, 0xF)
+                await self.effects.after_write(reg, data, 0xF)
                 await ClockCycles(self.clock, gap)
                 self.sb.check(f"aw_w_apart: one B for {reg.name}", wi.b_channel.empty(),
                               "a second B")
