@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FsmCoverage: operations x outcomes, error codes, forced tokens, masks, interrupts,
-and per grammar the fraction of states visited and of token classes used."""
+"""FsmCoverage: operations x outcomes, operation x every status it can have, operation x
+slot (first, middle, last, out of range), x grammar bank and x result-sink stall (pairwise
+crosses), error codes, forced tokens, masks, interrupts, the kinds of states entered and
+of token classes used (counted bins), and per grammar the fraction of states visited and
+of token classes used (logged)."""
 
 from __future__ import annotations
 
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
+from models.token_fsm import TokenFSM
 from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_predictor import Expected
 from uvm_env.fsm.protocol import (
@@ -14,12 +18,30 @@ from uvm_env.fsm.protocol import (
     MASK_OPS,
     NO_VIOLATION,
     OP_ADVANCE,
+    OP_BIND,
     OP_LOAD,
     OP_NAMES,
     OP_VALIDATE,
     ST_NAMES,
     ST_OK,
 )
+
+#: Every status each command can answer (docs/fsm-protocol.md): the bins of op_x_status.
+#: LOAD's statuses are the err.load point.
+STATUSES_OF = {
+    "BIND": ("OK", "SLOT", "GRAMMAR"),
+    "ADVANCE": ("OK", "SLOT", "GRAMMAR", "VIOLATED", "TOKEN"),
+    "VALIDATE": ("OK", "SLOT", "GRAMMAR", "VIOLATED", "TOKEN"),
+    "MASK": ("OK", "SLOT", "GRAMMAR"),
+    "RESET_SLOT": ("OK", "SLOT", "GRAMMAR"),
+    "QUERY": ("OK", "SLOT", "GRAMMAR"),
+    "MASK_BATCH": ("OK", "SLOT", "GRAMMAR"),
+    "bad": ("OPCODE",),
+}
+SLOT_OPS = [op for op in STATUSES_OF if op != "bad"]
+SLOT_BINS = ["first", "middle", "last", "out of range"]
+STATE_KINDS = ["start", "interior", "accepting", "forced", "final"]
+CLASS_KINDS = ["reject", "eos", "content"]
 
 
 def _bucket(n: int, edges: tuple[int, ...]) -> str:
@@ -35,8 +57,9 @@ class FsmCoverage:
     Tests that must close a group set their coverage_prefix to it, e.g.
     `fsm.err.cmd` for the command errors or `fsm.irq` for the interrupt."""
 
-    def __init__(self, prefix: str = "fsm") -> None:
+    def __init__(self, prefix: str = "fsm", n_slots: int = 64, n_grammars: int = 4) -> None:
         p = prefix
+        self.n_slots, self.n_grammars = n_slots, n_grammars
         self.visited: dict[str, set[int]] = {}    # grammar key -> states entered
         self.classes: dict[str, set[int]] = {}    # grammar key -> token classes used
         self.totals: dict[str, tuple[int, int]] = {}
@@ -48,6 +71,31 @@ class FsmCoverage:
         @CoverCross(f"{p}.op_x_outcome", items=[f"{p}.op", f"{p}.outcome"],
                     ign_bins=[("bad", "OK")])
         def sample_op(cmd: FsmCmd, exp: Expected) -> None:
+            pass
+
+        @CoverPoint(f"{p}.op_x_status", xf=lambda op, st: (op, st),
+                    bins=[(op, st) for op, sts in STATUSES_OF.items() for st in sts])
+        def sample_status(op: str, status: str) -> None:
+            pass
+
+        @CoverPoint(f"{p}.slot_op", xf=lambda op, slot, bank, stall: op, bins=SLOT_OPS)
+        @CoverPoint(f"{p}.slot", xf=lambda op, slot, bank, stall: slot, bins=SLOT_BINS)
+        @CoverPoint(f"{p}.bank", xf=lambda op, slot, bank, stall: bank,
+                    bins=list(range(self.n_grammars)))
+        @CoverPoint(f"{p}.sink", xf=lambda op, slot, bank, stall: stall,
+                    bins=["stalled", "flowing"])
+        @CoverCross(f"{p}.op_x_slot", items=[f"{p}.slot_op", f"{p}.slot"])
+        @CoverCross(f"{p}.op_x_bank", items=[f"{p}.slot_op", f"{p}.bank"])
+        @CoverCross(f"{p}.op_x_sink", items=[f"{p}.slot_op", f"{p}.sink"])
+        def sample_where(op: str, slot: str, bank: int | None, stall: str) -> None:
+            pass
+
+        @CoverPoint(f"{p}.state_kind", xf=lambda k: k, bins=STATE_KINDS)
+        def sample_state(kind: str) -> None:
+            pass
+
+        @CoverPoint(f"{p}.class_kind", xf=lambda k: k, bins=CLASS_KINDS)
+        def sample_class(kind: str) -> None:
             pass
 
         @CoverPoint(f"{p}.err.cmd", xf=lambda s: ST_NAMES.get(s, "?"),
@@ -82,15 +130,41 @@ class FsmCoverage:
         def sample_irq(event: str) -> None:
             pass
 
+        self._status, self._where = sample_status, sample_where
+        self._state, self._class = sample_state, sample_class
         self._op, self._cmd_err, self._load = sample_op, sample_cmd_err, sample_load
         self._adv, self._val, self._mask, self._irq = (sample_adv, sample_val, sample_mask,
                                                        sample_irq)
 
     # ---- sampling --------------------------------------------------------------
+    def slot_bin(self, slot: int) -> str:
+        if slot >= self.n_slots:
+            return "out of range"
+        return "first" if slot == 0 else "last" if slot == self.n_slots - 1 else "middle"
+
+    def sample_kinds(self, fsm: TokenFSM, exp: Expected) -> None:
+        """The kind of every state entered and of every token class used (counted bins)."""
+        for state in exp.visited:
+            self._state("final" if fsm.is_final(state) else "start" if state == fsm.start
+                        else "forced" if fsm.forced_token(state) is not None
+                        else "accepting" if fsm.is_accepting(state) else "interior")
+        eos = fsm.tables.eos_id
+        eos_class = int(fsm.tables.token_class[eos]) if eos is not None else -1
+        for c in exp.classes:
+            self._class("reject" if c == 0 else "eos" if c == eos_class else "content")
+
     def sample(self, cmd: FsmCmd, exp: Expected, grammar_key: str | None,
-               num_states: int = 0, num_classes: int = 0, eos_id: int | None = None) -> None:
+               num_states: int = 0, num_classes: int = 0, eos_id: int | None = None,
+               slot: int | None = None) -> None:
         self._op(cmd, exp)
         r = exp.rsp
+        op = OP_NAMES.get(cmd.op, "bad")
+        if r.op != OP_LOAD:
+            self._status(op, ST_NAMES.get(r.status, "?"))
+        if op in SLOT_OPS and slot is not None and hasattr(cmd, "sink_stalled"):
+            bank = cmd.grammar if cmd.op == OP_BIND else r.grammar if r.status == ST_OK else None
+            self._where(op, self.slot_bin(slot), bank,
+                        "stalled" if cmd.sink_stalled else "flowing")
         if r.op == OP_LOAD:
             self._load(r.status)
         elif r.status != ST_OK:

@@ -62,6 +62,7 @@ class FsmDriver(uvm_driver):
                 self.seq_item_port.item_done()
                 continue
             cmd.seq_no = self.sent
+            cmd.sink_stalled = bool(getattr(self.rsp_sink, "pause", False))
             self.sent += 1
             self.inflight.append(cmd)
             self.drained.clear()

@@ -34,7 +34,7 @@ class FsmScoreboard(ScoreboardBase):
     def build_phase(self) -> None:
         super().build_phase()
         self.pred = FsmPredictor(self.params)
-        self.cov = FsmCoverage("fsm")
+        self.cov = FsmCoverage("fsm", self.params.n_slots, self.params.n_grammars)
         self.sub = _CmdSubscriber("sub", self)
         self.analysis_export = self.sub.analysis_export
         self.history: list[str] = []        # recent commands, printed with a mismatch
@@ -93,10 +93,13 @@ class FsmScoreboard(ScoreboardBase):
         key, ns, nc, eos = None, 0, 0, None
         slot = self.pred.bound(slot_id)
         if slot is not None and slot.grammar in self.pred.grammars:
-            t = self.pred.grammars[slot.grammar].tables
+            fsm = self.pred.grammars[slot.grammar]
+            t = fsm.tables
             key = self.names.get(slot.grammar, f"g{slot.grammar}")
             ns, nc, eos = t.num_states, t.num_classes, t.eos_id
-        self.cov.sample(cmd, exp, key, ns, nc, eos)
+            if exp.rsp.status == ST_OK and cmd.op != OP_LOAD:
+                self.cov.sample_kinds(fsm, exp)
+        self.cov.sample(cmd, exp, key, ns, nc, eos, slot=slot_id)
 
     def _oracle(self, cmd: FsmCmd, what: str, slot: int, rsp: FsmRsp,
                 mask: list[int] | None) -> None:
