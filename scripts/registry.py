@@ -100,6 +100,10 @@ _FSM_PARAMS = {
     "NGrammars": 2,
 }
 
+# The summary/sentiment regex over tekken: 131,072 tokens (256 mask beats), 1,646
+# states, 216 classes, 45,699 comb entries, 82 mask rows.
+_FSM_TEKKEN_PARAMS = {**_FSM_PARAMS, "VocabMax": 131072, "NsCap": 65536, "RowCap": 128}
+
 # A small grammar store: the kernel test checks the plumbing, not capacity.
 _KRNL_FSM_PARAMS = {
     "VocabMax": 1024,
@@ -624,6 +628,19 @@ TESTS: dict[str, SimTest] = {
             sims=VERILATOR,
             env={"N_BENCH": "512"},
             ci_env={"N_BENCH": "128"},
+        ),
+        _entry(
+            "fsm_bench_tekken",
+            "FsmBenchTest",
+            "fsm_bench over tekken (131,072 tokens): masks of 256 beats, 1 and 8 slots",
+            block="fsm",
+            top="fsm_top",
+            filelists=_FSM,
+            parameters=_FSM_TEKKEN_PARAMS,
+            sims=VERILATOR,
+            env={"N_BENCH": "256", "BENCH_VOCAB": "tekken"},
+            module="fsm_bench",
+            ci_env={"N_BENCH": "64", "BENCH_VOCAB": "tekken"},
         ),
         _entry(
             "fsm_narrow",

@@ -9,7 +9,8 @@ No idles or back-pressure: this measures the core, not the testbench. The
 numbers are held to the documented cycle model (uvm_env/fsm/cycle_model.py);
 cycle counts are exact, so these are structural checks, not timing tests.
 
-Measured, on the summary/sentiment regex over GPT-2 (V = 50,257, MaskW = 512):
+Measured, on the summary/sentiment regex over GPT-2 (V = 50,257, MaskW = 512), or over
+tekken (V = 131,072) with BENCH_VOCAB=tekken (registry entry fsm_bench_tekken):
   * ADVANCE latency (command accepted -> result valid) on an idle core;
   * ADVANCE throughput over distinct slots and on one slot;
   * VALIDATE cycles per token;
@@ -21,6 +22,7 @@ Measured, on the summary/sentiment regex over GPT-2 (V = 50,257, MaskW = 512):
 from __future__ import annotations
 
 import json
+import os
 import statistics
 
 import cocotb
@@ -30,7 +32,7 @@ from cocotb.triggers import ClockCycles
 from uvm_env.common.config import env_int
 from uvm_env.fsm import cycle_model
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
-from uvm_env.fsm.grammars import SUMMARY_REGEX, gpt2_grammar
+from uvm_env.fsm.grammars import SUMMARY_REGEX, gpt2_grammar, tekken_grammar
 from uvm_env.fsm.handshake_probe import HandshakeProbe
 
 CLOCK_MHZ = 300
@@ -53,7 +55,11 @@ class FsmBenchTest(FsmBaseTest):
 
     async def scenario(self) -> None:
         env = self.env
-        g = gpt2_grammar("brief_gpt2", SUMMARY_REGEX)
+        vocab = os.environ.get("BENCH_VOCAB", "gpt2")
+        if vocab not in ("gpt2", "tekken"):
+            raise ValueError(f"BENCH_VOCAB must be gpt2 or tekken, not {vocab!r}")
+        g = (tekken_grammar("brief_tekken", SUMMARY_REGEX) if vocab == "tekken"
+             else gpt2_grammar("brief_gpt2", SUMMARY_REGEX))
         self.logger.info(g.summary())
         probe = HandshakeProbe(self.dut, self.clock)
         cocotb.start_soon(probe.run())

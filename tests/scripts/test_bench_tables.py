@@ -57,7 +57,13 @@ def test_batch_rows_in_fsm_table():
                               "cycles_per_slot": 99.38, "beat_span_cycles": 792}},
          "load": {"cycles_per_beat": 1.0, "bytes": 10, "cycles": 2}}
     text = bench_fsm_rtl.table(b)
-    assert "| MASK_BATCH of 8 slots (command to last beat) | 795 (99.38 per slot) |" in text
+    assert "| MASK_BATCH of 8 slots, GPT-2 (command to last beat) | 795 (99.38 per slot) |" in text
+    tek = {**b, "mask": {**b["mask"], "beats_per_mask": 256, "cycles_per_mask_idle_core": 258},
+           "mask_batch": {"1": {"slots": 1, "beats": 256, "cycles": 258, "cycles_per_slot": 258,
+                                "beat_span_cycles": 256}}}
+    text = bench_fsm_rtl.table({**b, "tekken": tek})
+    assert "| MASK, tekken (256 beats of 512 bits) | 258 |" in text
+    assert "| MASK_BATCH of 1 slot, tekken (command to last beat) | 258 (258 per slot) |" in text
 
 
 def test_walk_slope_and_fixed_cost():

@@ -154,7 +154,23 @@ def random_grammar(rng: random.Random, pattern: str | None = None,
 
 def gpt2_grammar(name: str, pattern: str) -> Grammar:
     """GPT-2 grammar with its image cached on disk (the build can take seconds)."""
-    vocab = Vocabulary.gpt2()
+    return cached_grammar(name, pattern, Vocabulary.gpt2())
+
+
+def tekken_grammar(name: str, pattern: str) -> Grammar:
+    """The same over Mistral's tekken vocabulary (131,072 tokens), which make setup
+    installs with mistral-common."""
+    from models.fsm_sizes import tekken_path
+
+    path = tekken_path()
+    if path is None:
+        raise FileNotFoundError("mistral-common's tekken_240911.json is not installed "
+                                "(make setup installs it)")
+    return cached_grammar(name, pattern, Vocabulary.from_tekken(path))
+
+
+def cached_grammar(name: str, pattern: str, vocab: Vocabulary) -> Grammar:
+    """A grammar over ``vocab`` with its image and DFA cached under build/fsm_cache/."""
     key = hashlib.sha256()
     key.update(pattern.encode())
     key.update(f"{vocab.name}:{len(vocab)}:{vocab.eos_id}".encode())
