@@ -1,4 +1,5 @@
 common_axis_checker.sv
+common_axil_checker.sv
 common_ram_sdp.sv
 common_seg_counter.sv
 common_skid_buffer.sv

@@ -26,4 +26,23 @@
 `define COMMON_AXIS_CHECK(name, width, valid, ready, data, last)
 `endif
 
+// AXI4-Lite protocol checker on a slave port of the enclosing module, which must
+// have clk_i and rst_ni (see common_axil_checker.sv); `pfx` is the port prefix up to
+// the channel name, e.g. s_axil_ for s_axil_awvalid_i. Expands to nothing unless
+// COMMON_ASSERT_ON is defined.
+//   `COMMON_AXIL_CHECK(u_axil_chk, AddrW, s_axil_)
+`ifdef COMMON_ASSERT_ON
+`define COMMON_AXIL_CHECK(name, addr_w, pfx) \
+  common_axil_checker #(.AddrW(addr_w)) name ( \
+    .clk_i(clk_i), .rst_ni(rst_ni), \
+    .awaddr_i(pfx``awaddr_i), .awvalid_i(pfx``awvalid_i), .awready_i(pfx``awready_o), \
+    .wdata_i(pfx``wdata_i), .wstrb_i(pfx``wstrb_i), .wvalid_i(pfx``wvalid_i), \
+    .wready_i(pfx``wready_o), .bresp_i(pfx``bresp_o), .bvalid_i(pfx``bvalid_o), \
+    .bready_i(pfx``bready_i), .araddr_i(pfx``araddr_i), .arvalid_i(pfx``arvalid_i), \
+    .arready_i(pfx``arready_o), .rdata_i(pfx``rdata_o), .rresp_i(pfx``rresp_o), \
+    .rvalid_i(pfx``rvalid_o), .rready_i(pfx``rready_i));
+`else
+`define COMMON_AXIL_CHECK(name, addr_w, pfx)
+`endif
+
 `endif // COMMON_MACROS_SVH

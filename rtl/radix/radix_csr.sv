@@ -192,6 +192,9 @@ module radix_csr #(
   assign unused = ^{s_axil_awaddr_i[1:0], s_axil_araddr_i[1:0], s_axil_wdata_i[31:1],
                     s_axil_wstrb_i[3:1]};
 
+  // AXI4-Lite protocol rules on the slave port, live in every simulation.
+  `COMMON_AXIL_CHECK(u_axil_chk, AddrW, s_axil_)
+
 endmodule
 
 `default_nettype wire

@@ -158,6 +158,9 @@ module top_ctrl_hs #(
   logic unused;
   assign unused = ^{s_awaddr_i[1:0], s_araddr_i[1:0], s_wstrb_i[3:1]};
 
+  // AXI4-Lite protocol rules on the slave port, live in every simulation.
+  `COMMON_AXIL_CHECK(u_axil_chk, AddrW, s_)
+
 endmodule
 
 `default_nettype wire

@@ -7,12 +7,11 @@ pass; every other case breaks one rule once and the checker must end the run.
 
 from __future__ import annotations
 
-import os
-
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.types import LogicArray
+
+from uvm_env.common.checker_stim import start
 
 CASES = ("clean", "valid_drop", "data_change", "last_change", "x_ready")
 
@@ -33,16 +32,7 @@ async def _beat(dut, data: int, last: int, stall: int) -> None:
 
 @cocotb.test()
 async def axis_checker_stimulus(dut):
-    case = os.environ.get("AXIS_CASE", "clean")
-    assert case in CASES, f"unknown AXIS_CASE {case}"
-    cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
-    dut.rst_ni.value = 0
-    dut.valid_i.value = 0
-    dut.ready_i.value = 0
-    dut.data_i.value = 0
-    dut.last_i.value = 0
-    await ClockCycles(dut.clk_i, 3)
-    dut.rst_ni.value = 1
+    case = await start(dut, "AXIS_CASE", CASES, ("valid_i", "ready_i", "data_i", "last_i"))
     # Legal traffic first: the checker must stay silent through stalls of 0..3 cycles.
     for i in range(8):
         await _beat(dut, data=0x10 + i, last=i % 2, stall=i % 4)

@@ -12,18 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from scripts import registry, sim
+from scripts import registry
+from tests.scripts.checker_runs import checker_test, run_case
 
-CHECKER = registry.SimTest(
-    name="axis_checker",
-    block="common",
-    top="common_axis_checker",
-    module="tests.common.axis_checker_stimulus",
-    testcase="axis_checker_stimulus",
-    description="protocol checker alone, with planted violations",
-    filelists=("rtl/common/common.f",),
-    parameters={"DataW": 8},
-)
+CHECKER = checker_test("common_axis_checker", {"DataW": 8})
 
 # (case, simulators, expected message); None: the run must pass.
 CASES = [
@@ -42,14 +34,4 @@ CASES = [
     ids=lambda v: str(v) if v is not None and len(str(v)) < 16 else "",
 )
 def test_axis_checker(case: str, simulator: str, message: str | None, tmp_path: Path):
-    res = sim.run_one(CHECKER, simulator, seed=1, out_dir=tmp_path,
-                      extra_env={"AXIS_CASE": case})
-    log_path = tmp_path / "sim.log"
-    assert log_path.exists(), f"no simulation ran: {res.errors}"
-    log = log_path.read_text(errors="replace")
-    if message is None:
-        assert res.passed, f"legal traffic failed: {res.errors}"
-        assert "stimulus done" in log and "AXI4-Stream" not in log
-    else:
-        assert not res.passed, f"{case} on {simulator} was not caught"
-        assert message in log, f"failed, but not by the checker: {res.errors}"
+    run_case(CHECKER, "AXIS_CASE", case, simulator, message, "AXI4-Stream", tmp_path)
