@@ -36,3 +36,12 @@ def test_frees_of_unseen_slots_count_as_possible_bumps():
     pred.predict(RadixCmd(op=OP_RESET))
     pred.unknown_frees += GEN_PERIOD                     # could have been slot 5 each time
     assert _insert(pred, [1, 2, 3], handle(5, 0)) is None
+
+
+def test_only_handles_that_cannot_have_wrapped_count_as_surely_dead():
+    pred = RadixPredictor(RadixParams())
+    assert _insert(pred, [1, 2, 3], handle(5, 0)) is None
+    pred.predict(RadixCmd(op=OP_RESET))
+    assert pred.surely_dead_handles() == [handle(5, 0)]
+    pred.unknown_frees += GEN_PERIOD - 1                 # slot 5 may have wrapped
+    assert pred.surely_dead_handles() == []

@@ -223,6 +223,17 @@ class RadixPredictor:
                 f"of slot {slot} after the one that freed it; it may come back only when its "
                 f"{GEN_PERIOD}-value generation wraps ({GEN_PERIOD - 1} more)")
 
+    def surely_dead_handles(self) -> list[int]:
+        """Dead handles that cannot name a live node yet: their slot's generation cannot
+        have wrapped since they died (a handle comes back after 256 bumps, and a bump of
+        a slot the bench never saw may have been any slot's)."""
+        out = []
+        for handle, (known, unknown) in self.dead_handles.items():
+            most = self._bumps(handle & SLOT_MASK) - known + self.unknown_frees - unknown
+            if most < GEN_PERIOD - 1:
+                out.append(handle)
+        return out
+
     def live_handles(self) -> list[int]:
         return list(self.by_handle)
 

@@ -180,9 +180,11 @@ class RandomOpsSeq(RadixBaseSeq):
         elif kind == 5:
             await self.do(op=rng.choice([OP_EVICT, OP_SIZES, OP_LOCK, OP_UNLOCK, OP_RESET]),
                           beats_delta=1)
-        elif kind == 6 and self.pred.dead_handles:
+        elif kind == 6 and self.pred.surely_dead_handles():
+            # Only handles whose generation cannot have wrapped: after 256 generations a
+            # handle names its slot's node again, as docs/radix-protocol.md allows.
             await self.do(op=rng.choice([OP_LOCK, OP_UNLOCK]),
-                          arg=rng.choice(sorted(self.pred.dead_handles)))
+                          arg=rng.choice(sorted(self.pred.surely_dead_handles())))
         elif kind == 7:
             await self.do(op=OP_LOCK, arg=0xFF00_0000 | rng.getrandbits(16))
         elif self.pred.live_handles():
