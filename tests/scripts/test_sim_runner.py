@@ -82,3 +82,15 @@ def test_diff_names_the_first_divergence():
     text = format_diff([1, 2, 3, 4], [1, 2, 9, 4])
     assert "first difference at [2]" in text
     assert "prefix_len: expected 3, got 4" in format_diff({"prefix_len": 3}, {"prefix_len": 4})
+
+
+def test_first_errors_skips_info_records_that_mention_errors(tmp_path):
+    log = tmp_path / "sim.log"
+    log.write_text(
+        "10.00ns INFO     base_test.py(63) [top]: CSRs: {'ERRORS': 3}\n"
+        "20.00ns WARNING  seq.py(9) [top]: FAIL-safe retry counted\n"
+        "30.00ns ERROR    radix_scoreboard.py(35) [top]: mismatch on command 7\n"
+        "%Error: radix_core.sv:10: Assertion failed\n")
+    assert sim.first_errors(log) == [
+        "30.00ns ERROR    radix_scoreboard.py(35) [top]: mismatch on command 7",
+        "%Error: radix_core.sv:10: Assertion failed"]
