@@ -29,12 +29,21 @@ is therefore free when entered through its carry input (CI) from the first:
 the pair is one CARRY8. Entering it through S or DI still costs a level, as
 entering a CARRY8 half-way does. `carry8=False` counts every CARRY4 (the raw
 Yosys netlist); the estimate reports both.
+
+Endpoint groups. `analyse` gives the one worst path; `endpoint_levels` gives
+the worst path into every group of endpoints, so work on the second-worst
+register shows even while the worst is unchanged. A group is the endpoint
+cell's type plus the register's net name without indices ("FDRE
+u_core.state_q"); where Yosys named that net itself ($...), the net on the
+input pin names it, and failing that `UNNAMED` does, so hundreds of URAM288
+whose outputs only carry Yosys names end up on a few lines, not hundreds.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +57,11 @@ _DSP_CLOCKED = {"CLK"} | {f"CE{x}" for x in ("A1", "A2", "B1", "B2", "C", "D", "
                                             "ALUMODE", "CARRYIN", "CTRL", "INMODE")} \
     | {f"RST{x}" for x in ("A", "B", "C", "D", "M", "P", "ALLCARRYIN", "ALUMODE", "CTRL",
                            "INMODE")}
+# Endpoint group of sinks with no readable net name on either side.
+UNNAMED = "(unnamed)"
+# Bit and unpacked-array indices at the end of a net name: Yosys splits an array
+# register into one net per element (`u_core.bp_q[0]`), which is still one register.
+_INDICES = re.compile(r"(\[\d+\])+$")
 
 
 @dataclass
@@ -59,6 +73,25 @@ class LevelReport:
     loops: list[str] = field(default_factory=list)  # nets on combinational loops
     end_bit: int | None = None
     carry8: bool = True                  # CARRY4 pairs counted as one CARRY8
+
+
+@dataclass
+class BudgetSummary:
+    budget: int                          # logic levels an endpoint may have
+    over: int                            # endpoint groups with more
+    worst: list[tuple[str, int]] = field(default_factory=list)  # (group, levels), worst first
+
+
+@dataclass
+class _Graph:
+    """The combinational graph of one module, shared by every question asked of it."""
+
+    driver: dict[int, tuple[str, list[int]]]   # bit -> (cell type, comb input bits)
+    free: set[tuple[int, int]]           # (output bit, input bit) arcs that cost no level
+    names: dict[int, str]                # bit -> "net[i]", readable names preferred
+    nets: dict[int, str]                 # bit -> "net", same preference
+    # Cells paths end on: (type, first output bit, input bits in port order).
+    sinks: list[tuple[str, int | None, list[int]]]
 
 
 def _param(params: dict, name: str) -> int:
@@ -114,19 +147,18 @@ def _carry_pairs(cells: dict) -> set[str]:
     return {n for n, p in pos.items() if p % 2 == 1}
 
 
-def analyse(netlist: dict, top: str, carry8: bool = True) -> LevelReport:
-    module = netlist["modules"][top]
+def _graph(module: dict, carry8: bool) -> _Graph:
     upper = _carry_pairs(module.get("cells", {})) if carry8 else set()
     names: dict[int, str] = {}
+    nets: dict[int, str] = {}
     for name, net in module.get("netnames", {}).items():
         for i, bit in enumerate(net["bits"]):
             if isinstance(bit, int) and (bit not in names or not name.startswith("$")):
                 names[bit] = f"{name}[{i}]" if len(net["bits"]) > 1 else name
-    # driver[bit] = (cell type, combinational input bits) for bits a comb cell drives
+                nets[bit] = name
     driver: dict[int, tuple[str, list[int]]] = {}
-    free: set[tuple[int, int]] = set()   # (output bit, input bit) arcs that cost no level
-    # Where a path may end, named after what it loads: "FDRE u_core.state_q[3]".
-    sink: dict[int, str] = {}
+    free: set[tuple[int, int]] = set()
+    sinks: list[tuple[str, int | None, list[int]]] = []
     for cname, cell in module.get("cells", {}).items():
         conns, dirs = cell["connections"], cell.get("port_directions", {})
         arcs = _arcs(cell["type"], dirs, cell.get("parameters", {}))
@@ -140,20 +172,56 @@ def analyse(netlist: dict, top: str, carry8: bool = True) -> LevelReport:
                 for b in conns.get(p, []):
                     if isinstance(b, int):
                         driver[b] = (cell["type"], in_bits)
+        # LUTRAMs and SRLs are both: their read side is an arc, their write side a sink.
         if not arcs or cell["type"].startswith(_LUTRAM_MULTI + _LUTRAM + _SRL):
             out = next((b for p, d in dirs.items() if d == "output"
                         for b in conns.get(p, []) if isinstance(b, int)), None)
-            label = f"{cell['type']} {names.get(out, '?')}" if out is not None else cell["type"]
-            for p, d in dirs.items():
-                if d == "input":
-                    for b in conns.get(p, []):
-                        if isinstance(b, int):
-                            sink.setdefault(b, label)
-    report = _longest(driver, names, free)
+            sinks.append((cell["type"], out,
+                          [b for p, d in dirs.items() if d == "input"
+                           for b in conns.get(p, []) if isinstance(b, int)]))
+    return _Graph(driver, free, names, nets, sinks)
+
+
+def analyse(netlist: dict, top: str, carry8: bool = True) -> LevelReport:
+    g = _graph(netlist["modules"][top], carry8)
+    # Where a path may end, named after what it loads: "FDRE u_core.state_q[3]".
+    sink: dict[int, str] = {}
+    for kind, out, in_bits in g.sinks:
+        label = f"{kind} {g.names.get(out, '?')}" if out is not None else kind
+        for b in in_bits:
+            sink.setdefault(b, label)
+    report = _longest(g.driver, g.names, g.free)
     report.carry8 = carry8
     if report.end_bit is not None and report.end_bit in sink:
         report.end = f"{report.end} -> {sink[report.end_bit]}"
     return report
+
+
+def endpoint_levels(netlist: dict, top: str, carry8: bool = True) -> dict[str, int]:
+    """Worst logic levels into each endpoint group (see the module doc), e.g.
+    {"FDRE u_core.state_q": 7, "URAM288 (unnamed)": 12}; 0 for groups reached
+    straight from a register or port."""
+    g = _graph(netlist["modules"][top], carry8)
+    level, _, _ = _levels(g.driver, g.names, g.free)
+    groups: dict[str, int] = {}
+    for kind, out, in_bits in g.sinks:
+        own = _group_name(g.nets.get(out)) if out is not None else None
+        for b in in_bits:
+            key = f"{kind} {own or _group_name(g.nets.get(b)) or UNNAMED}"
+            groups[key] = max(groups.get(key, 0), level.get(b, 0))
+    return groups
+
+
+def over_budget(levels: Mapping[str, int], budget: int, worst: int = 10) -> BudgetSummary:
+    """How many endpoint groups exceed `budget` levels, and the `worst` deepest
+    groups (over budget or not), deepest first, ties by name for stable output."""
+    ranked = sorted(levels.items(), key=lambda kv: (-kv[1], kv[0]))
+    return BudgetSummary(budget, sum(1 for v in levels.values() if v > budget), ranked[:worst])
+
+
+def _group_name(net: str | None) -> str | None:
+    """The net's register name, or None when Yosys made the name up."""
+    return None if net is None or net.startswith("$") else _INDICES.sub("", net)
 
 
 def analyse_file(path: Path, top: str, carry8: bool = True) -> LevelReport:
@@ -162,6 +230,30 @@ def analyse_file(path: Path, top: str, carry8: bool = True) -> LevelReport:
 
 def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str],
              free: set[tuple[int, int]] = frozenset()) -> LevelReport:
+    level, via, loops = _levels(driver, names, free)
+    if not level:
+        return LevelReport(levels=0, loops=loops)
+    end = max(level, key=lambda b: level[b])
+    path: list[str] = []
+    bit: int | None = end
+    start = end
+    seen: set[int] = set()   # a cut loop can make `via` circular
+    while bit is not None and bit in driver and level.get(bit, 0) > 0 and bit not in seen:
+        seen.add(bit)
+        if via[bit] is None or (bit, via[bit]) not in free:
+            path.append(driver[bit][0])
+        start = via[bit] if via[bit] is not None else bit
+        bit = via[bit]
+    path.reverse()
+    return LevelReport(levels=level[end], path=path, start=names.get(start, str(start)),
+                       end=names.get(end, str(end)), loops=sorted(set(loops)), end_bit=end)
+
+
+def _levels(driver: dict[int, tuple[str, list[int]]], names: dict[int, str],
+            free: set[tuple[int, int]] = frozenset(),
+            ) -> tuple[dict[int, int], dict[int, int | None], list[str]]:
+    """Levels of every bit in one pass: (level, the input bit the longest path
+    arrives on, nets cut to break combinational loops)."""
     level: dict[int, int] = {}
     via: dict[int, int | None] = {}      # the input bit the longest path arrives on
     loops: list[str] = []
@@ -194,19 +286,4 @@ def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str],
                 if cost >= best:
                     best, best_in = cost, b
             level[bit], via[bit] = max(best, 1), best_in
-    if not level:
-        return LevelReport(levels=0, loops=loops)
-    end = max(level, key=lambda b: level[b])
-    path: list[str] = []
-    bit: int | None = end
-    start = end
-    seen: set[int] = set()   # a cut loop can make `via` circular
-    while bit is not None and bit in driver and level.get(bit, 0) > 0 and bit not in seen:
-        seen.add(bit)
-        if via[bit] is None or (bit, via[bit]) not in free:
-            path.append(driver[bit][0])
-        start = via[bit] if via[bit] is not None else bit
-        bit = via[bit]
-    path.reverse()
-    return LevelReport(levels=level[end], path=path, start=names.get(start, str(start)),
-                       end=names.get(end, str(end)), loops=sorted(set(loops)), end_bit=end)
+    return level, via, loops

@@ -32,6 +32,9 @@ OUT_ROOT = ROOT / "build" / "synth-estimate"
 LABEL = "Yosys estimate for UltraScale+, not a Vivado result"
 SYNTH_CMD = "synth_xilinx -family xcup -noiopad -noclkbuf -uram -flatten"
 TIMEOUT_S = int(os.environ.get("SYNTH_ESTIMATE_TIMEOUT", "1800"))
+# Logic levels an endpoint may have: the project's structural target for 300 MHz.
+LEVEL_BUDGET = 8
+WORST_ENDPOINTS = 10                   # endpoint groups listed per top
 
 # LUTs one LUTRAM / SRL primitive occupies (UltraScale+ CLB, UG574).
 LUTRAM_LUTS = {
@@ -89,6 +92,10 @@ class Estimate:
     level_start: str = ""
     level_end: str = ""
     loops: list[str] = field(default_factory=list)
+    # Endpoint groups (scripts/logic_levels.py) deeper than LEVEL_BUDGET, CARRY8 counting.
+    level_budget: int = LEVEL_BUDGET
+    endpoints_over_budget: int = 0
+    worst_endpoints: list[tuple[str, int]] = field(default_factory=list)  # (group, levels)
     unknown_cells: dict[str, int] = field(default_factory=dict)
     error: str = ""
     log: str = ""
@@ -172,13 +179,21 @@ def estimate_design(d: Design, board: boards.Board, workdir: Path) -> Estimate:
         return est
     cells = _cell_counts(json.loads((workdir / "stat.json").read_text()))
     _summarise(est, cells, board)
-    netlist = json.loads((workdir / "netlist.json").read_text())
-    lv = logic_levels.analyse(netlist, d.top, carry8=True)
-    est.raw_levels = logic_levels.analyse(netlist, d.top, carry8=False).levels
-    est.logic_levels, est.level_path = lv.levels, lv.path
-    est.level_start, est.level_end, est.loops = lv.start, lv.end, lv.loops
+    add_levels(est, json.loads((workdir / "netlist.json").read_text()), d.top)
     est.status = "ok"
     return est
+
+
+def add_levels(est: Estimate, netlist: dict, top: str) -> None:
+    """Fill the logic-level fields of `est` from a mapped netlist."""
+    lv = logic_levels.analyse(netlist, top, carry8=True)
+    est.raw_levels = logic_levels.analyse(netlist, top, carry8=False).levels
+    est.logic_levels, est.level_path = lv.levels, lv.path
+    est.level_start, est.level_end, est.loops = lv.start, lv.end, lv.loops
+    budget = logic_levels.over_budget(logic_levels.endpoint_levels(netlist, top, carry8=True),
+                                      LEVEL_BUDGET, WORST_ENDPOINTS)
+    est.level_budget = LEVEL_BUDGET
+    est.endpoints_over_budget, est.worst_endpoints = budget.over, budget.worst
 
 
 def check(est: Estimate) -> None:
@@ -217,7 +232,9 @@ def markdown(board: boards.Board, results: Sequence[Estimate]) -> str:
         f"Board `{board.name}` (`{board.part}`); percentages are of the kernel budget in "
         f"`scripts/boards/{board.name}.toml`. Yosys: `{SYNTH_CMD}`. Logic levels: longest "
         "chain of combinational cells between timing endpoints (scripts/logic_levels.py), "
-        "two chained CARRY4 counted as the target's one CARRY8; raw: every CARRY4 counted.",
+        "two chained CARRY4 counted as the target's one CARRY8; raw: every CARRY4 counted. "
+        "Endpoint groups: the registers and RAMs paths end on, all bits of one register "
+        f"together; budget {LEVEL_BUDGET} levels, the structural target for 300 MHz.",
         "",
         "| top | status | " + " | ".join(keys) + " | logic levels | Yosys time |",
         "|---|---|" + "---|" * len(keys) + "---|---|",
@@ -236,11 +253,14 @@ def markdown(board: boards.Board, results: Sequence[Estimate]) -> str:
     for r in results:
         if r.status == "ok":
             params = ", ".join(f"{k}={v}" for k, v in r.parameters.items()) or "RTL defaults"
+            worst = ", ".join(f"`{name}` {n}" for name, n in r.worst_endpoints)
             lines += [f"## {r.top} ({LABEL})", "", f"- parameters: {params}",
                       f"- LUTs: {r.info['lut_logic']} logic + {r.info['lut_memory']} as "
                       f"LUTRAM/SRL; carry cells {r.info['carry']}, MUXF {r.info['muxf']}",
                       f"- longest path ({r.logic_levels} levels): {r.level_start} -> "
                       f"{' -> '.join(r.level_path)} -> {r.level_end}",
+                      f"- endpoint groups over {r.level_budget} levels: "
+                      f"{r.endpoints_over_budget}; worst: {worst}",
                       f"- cells: {', '.join(f'{t} {n}' for t, n in sorted(r.cells.items()))}"]
             if r.unknown_cells:
                 lines.append(f"- cells not counted in any resource: {r.unknown_cells}")
@@ -273,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"FF {_fmt(r.resources['ff'])}, BRAM36 {_fmt(r.resources['bram36'])}, "
                   f"URAM {_fmt(r.resources['uram'])}, DSP {_fmt(r.resources['dsp'])}, "
                   f"{r.logic_levels} logic levels ({r.raw_levels} with every CARRY4 counted), "
+                  f"{r.endpoints_over_budget} endpoint groups over {r.level_budget}, "
                   f"Yosys {r.seconds:.0f} s")
         elif r.status == "not yet available":
             print(f"  {r.top}: not yet available ({r.error})")

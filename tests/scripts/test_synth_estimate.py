@@ -7,13 +7,14 @@ cached; the first call of a fresh venv adds about a minute of wasm compile."""
 import json
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
 from scripts import boards, kernels, logic_levels, synth_estimate
 from scripts.registry import ROOT
-from scripts.synth_estimate import LABEL, Design, EstimateError, check, estimate_design
+from scripts.synth_estimate import LABEL, Design, Estimate, EstimateError, check, estimate_design
 
 BOARD = boards.load("vck5000")
 COMMON = ROOT / "rtl" / "common"
@@ -53,6 +54,9 @@ def test_fifo_estimate_counts_and_depth(fifo_est):
     assert 1 <= est.logic_levels <= 8
     assert est.logic_levels <= est.raw_levels
     assert len(est.level_path) == est.logic_levels
+    # Endpoint groups come from the same graph: none deeper than the worst path.
+    assert est.endpoints_over_budget == 0
+    assert est.worst_endpoints and 1 <= est.worst_endpoints[0][1] <= est.logic_levels
 
 
 def test_broken_module_fails_the_estimate(tmp_path):
@@ -205,3 +209,73 @@ def test_logic_levels_agree_with_yosys_ltp_on_the_fifo(fifo_est):
     assert proc.returncode == 0, proc.stderr
     text = (workdir / "ltp.txt").read_text()
     assert f"(length={est.raw_levels})" in text
+
+
+# ---------------------------------------------------------------- endpoint groups
+
+def _endpoint_netlist() -> dict:
+    """Registers at known depths behind one source register `src_q` (bit 2):
+    a_q[0] 1 LUT, a_q[1] none; u.b_q[0] (an array element) 3 LUTs; two URAM288
+    whose outputs carry only Yosys names, addressed through 2 and 3 LUTs."""
+    lut = {"I0": "input", "O": "output"}
+    ff = {"C": "input", "D": "input", "Q": "output"}
+    uram = {"CLK": "input", "ADDR_A": "input", "DIN_A": "input", "DOUT_A": "output"}
+    chain = [(2, 3), (2, 4), (4, 5), (5, 6), (2, 7), (7, 8)]   # LUT1 (in, out)
+    # URAMs first: the tie with u.b_q must be broken by name, not by netlist order.
+    cells = {
+        "u1": _cell("URAM288", {"CLK": [1], "ADDR_A": [8], "DIN_A": [2], "DOUT_A": [30, 31]},
+                    uram),
+        "u2": _cell("URAM288", {"CLK": [1], "ADDR_A": [6], "DIN_A": [2], "DOUT_A": [32]}, uram),
+        "src": _cell("FDRE", {"C": [1], "D": [2], "Q": [2]}, ff),
+        "a0": _cell("FDRE", {"C": [1], "D": [3], "Q": [10]}, ff),
+        "a1": _cell("FDRE", {"C": [1], "D": [2], "Q": [11]}, ff),
+        "b": _cell("FDRE", {"C": [1], "D": [6], "Q": [20]}, ff),
+    }
+    cells |= {f"l{o}": _cell("LUT1", {"I0": [i], "O": [o]}, lut) for i, o in chain}
+    netnames = {"clk": [1], "src_q": [2], "a_q": [10, 11], "u.b_q[0]": [20],
+                "$abc$8": [8], "$techmap$9.A": [30, 31], "$techmap$10.A": [32]}
+    return {"modules": {"t": {"cells": cells,
+                              "netnames": {n: {"bits": b} for n, b in netnames.items()}}}}
+
+
+def test_endpoint_levels_group_registers_and_collapse_yosys_names():
+    levels = logic_levels.endpoint_levels(_endpoint_netlist(), "t")
+    assert levels == {
+        "FDRE src_q": 0,
+        "FDRE a_q": 1,            # worst bit of the register, index dropped
+        "FDRE u.b_q": 3,          # array element index dropped too
+        "URAM288 (unnamed)": 3,   # both URAMs, through their Yosys-named address nets
+        "URAM288 src_q": 0,       # readable net on the input pin names the group
+        "URAM288 clk": 0,
+    }
+
+
+def test_endpoint_levels_keep_the_carry8_rule():
+    assert logic_levels.endpoint_levels(_carry_chain(4), "t") == {"FDRE (unnamed)": 2}
+    assert logic_levels.endpoint_levels(_carry_chain(4), "t", carry8=False) == {
+        "FDRE (unnamed)": 4}
+
+
+def test_over_budget_counts_groups_and_ranks_the_worst():
+    levels = logic_levels.endpoint_levels(_endpoint_netlist(), "t")
+    summary = logic_levels.over_budget(levels, 2, worst=3)
+    assert summary.over == 2
+    assert summary.worst == [("FDRE u.b_q", 3), ("URAM288 (unnamed)", 3), ("FDRE a_q", 1)]
+    assert logic_levels.over_budget(levels, 3).over == 0
+    assert len(logic_levels.over_budget(levels, 3).worst) == len(levels)   # fewer than 10
+
+
+def test_estimate_reports_endpoint_groups_over_the_budget(monkeypatch):
+    monkeypatch.setattr(synth_estimate, "LEVEL_BUDGET", 2)
+    est = Estimate("t", "t", "ok", seconds=1.0,
+                   resources={k: 1 for k in boards.RESOURCE_KEYS},
+                   percent={k: 0.0 for k in boards.RESOURCE_KEYS},
+                   info={"lut_logic": 6, "lut_memory": 0, "carry": 0, "muxf": 0})
+    synth_estimate.add_levels(est, _endpoint_netlist(), "t")
+    assert est.logic_levels == 3 and est.endpoints_over_budget == 2
+    data = json.loads(json.dumps(asdict(est)))
+    assert data["worst_endpoints"][:2] == [["FDRE u.b_q", 3], ["URAM288 (unnamed)", 3]]
+    md = synth_estimate.markdown(BOARD, [est])
+    assert md.startswith(f"# {LABEL}") and f"## t ({LABEL})" in md
+    assert ("- endpoint groups over 2 levels: 2; worst: `FDRE u.b_q` 3, "
+            "`URAM288 (unnamed)` 3, `FDRE a_q` 1") in md
