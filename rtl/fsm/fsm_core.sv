@@ -180,12 +180,24 @@ module fsm_core #(
     endcase
   endfunction
 
-  function automatic logic [31:0] ebytes(input logic [1:0] ew);
+  // log2 of the bytes per element. The loader refuses a section that does not
+  // start on a 64-byte boundary, so element i of a section starts at byte
+  // i << ewsh of its region: no section offset and no multiply.
+  function automatic logic [1:0] ewsh(input logic [1:0] ew);
     unique case (ew)
-      fsm_pkg::EW_8:  ebytes = 32'd1;
-      fsm_pkg::EW_16: ebytes = 32'd2;
-      default:        ebytes = 32'd4;
+      fsm_pkg::EW_8:  ewsh = 2'd0;
+      fsm_pkg::EW_16: ewsh = 2'd1;
+      default:        ewsh = 2'd2;
     endcase
+  endfunction
+
+  // First word of a bank's region: a mux of NBanks constants rather than a
+  // runtime multiply on the address path.
+  function automatic logic [31:0] bank_base(input logic [BankW-1:0] bank, input int words);
+    bank_base = 32'd0;
+    for (int k = 1; k < NBanks; k++) begin
+      if (bank == BankW'(k)) bank_base = 32'(k * words);
+    end
   endfunction
 
   // ---------------------------------------------------------------- grammar banks
@@ -202,7 +214,6 @@ module fsm_core #(
   logic              bp_eosv_q [NBanks];
   logic [BeatW-1:0]  bp_nbeats_q [NBanks];
   logic [StrideW-1:0] bp_stride_q [NBanks];  // memory words between mask rows
-  logic [fsm_pkg::NSEC-1:0][LGB-1:0] bp_sub_q [NBanks];
   logic [fsm_pkg::NSEC-1:0][1:0]     bp_ew_q [NBanks];
 
   // ---------------------------------------------------------------- slots
@@ -271,7 +282,7 @@ module fsm_core #(
 
   function automatic logic [31:0] wr_addr(input logic [BankW-1:0] bank, input int words,
                                           input logic [WIdxW-1:0] idx);
-    wr_addr = 32'(bank) * 32'(words) + 32'(idx);
+    wr_addr = bank_base(bank, words) + 32'(idx);
   endfunction
 
   common_ram_sdp #(.Width(LoadW), .Depth(TcDepth), .RamStyle(TcStyle)) u_tc (
@@ -315,7 +326,6 @@ module fsm_core #(
   logic [7:0]  ld_status;
   logic [31:0] ld_bytes, ld_vocab, ld_states, ld_classes, ld_rows, ld_wpr, ld_start_st, ld_eos;
   logic        ld_eosv;
-  logic [fsm_pkg::NSEC-1:0][15:0] ld_sub;
   logic [fsm_pkg::NSEC-1:0][1:0]  ld_ew;
 
   fsm_loader #(
@@ -359,7 +369,6 @@ module fsm_core #(
     .start_o         (ld_start_st),
     .eos_o           (ld_eos),
     .eos_valid_o     (ld_eosv),
-    .sub_o           (ld_sub),
     .ew_o            (ld_ew)
   );
 
@@ -456,8 +465,7 @@ module fsm_core #(
       else if (!s0_bound) s0_err = fsm_pkg::ST_GRAMMAR;
     end
     // token -> class: byte of the token's class in its bank's region.
-    s0_tc_byte = 32'(bp_sub_q[s0_bank][fsm_pkg::SEC_TC]) +
-                 c_tok_raw * ebytes(bp_ew_q[s0_bank][fsm_pkg::SEC_TC]);
+    s0_tc_byte = c_tok_raw << ewsh(bp_ew_q[s0_bank][fsm_pkg::SEC_TC]);
   end
 
   // Per-bank and per-slot values the stages need. Unpacked arrays are only read
@@ -535,7 +543,7 @@ module fsm_core #(
 
   // token_class read for the op entering S1.
   assign tc_re    = s0_take;
-  assign tc_raddr = TcAW'(32'(s0_bank) * 32'(TcWords) + (s0_tc_byte >> LGB));
+  assign tc_raddr = TcAW'(bank_base(s0_bank, TcWords) + (s0_tc_byte >> LGB));
 
   // Mask job.
 
@@ -632,7 +640,7 @@ module fsm_core #(
     end
     // Comb entries are 32 bits: entry i at byte 4i of the region (an add, a shift).
     s2_cb_idx  = 32'(s2_base) + p_cls_q;
-    s2_cb_byte = 32'(bp_sub_q[p_bank_q[2]][fsm_pkg::SEC_CB]) + (s2_cb_idx << 2);
+    s2_cb_byte = s2_cb_idx << 2;
     s2_err = p_err_q[2];
     if (s2_err == fsm_pkg::ST_OK && s2_viol &&
         (p_kind_q[2] == K_ADVANCE || p_kind_q[2] == K_VHDR)) s2_err = fsm_pkg::ST_VIOLATED;
@@ -642,8 +650,8 @@ module fsm_core #(
 
   assign cb_re    = p_v_q[2];
   assign cb_raddr = (s2_cb_byte >> LGB) < 32'(CbWords) ?
-                    CbAW'(32'(p_bank_q[2]) * 32'(CbWords) + (s2_cb_byte >> LGB)) :
-                    CbAW'(32'(p_bank_q[2]) * 32'(CbWords));
+                    CbAW'(bank_base(p_bank_q[2], CbWords) + (s2_cb_byte >> LGB)) :
+                    CbAW'(bank_base(p_bank_q[2], CbWords));
 
   // ---------------------------------------------------------------- S3: next state, info reads
   logic [31:0]       s3_cb, s3_n, s3_chk;
@@ -745,21 +753,18 @@ module fsm_core #(
     logic [BankW-1:0] b;
     b = p_bank_q[3];
     s3_ew_bs   = bp_ew_q[b][fsm_pkg::SEC_BS];
-    s3_ac_bit  = 32'(bp_sub_q[b][fsm_pkg::SEC_AC]) * 32'd8 + 32'(s3_x);
-    s3_fv_bit  = 32'(bp_sub_q[b][fsm_pkg::SEC_FV]) * 32'd8 + 32'(s3_x);
-    s3_mi_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_MI]) +
-                 32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_MI]);
-    s3_ft_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_FT]) +
-                 32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_FT]);
-    s3_bs_byte = 32'(bp_sub_q[b][fsm_pkg::SEC_BS]) +
-                 32'(s3_x) * ebytes(bp_ew_q[b][fsm_pkg::SEC_BS]);
+    s3_ac_bit  = 32'(s3_x);
+    s3_fv_bit  = 32'(s3_x);
+    s3_mi_byte = 32'(s3_x) << ewsh(bp_ew_q[b][fsm_pkg::SEC_MI]);
+    s3_ft_byte = 32'(s3_x) << ewsh(bp_ew_q[b][fsm_pkg::SEC_FT]);
+    s3_bs_byte = 32'(s3_x) << ewsh(bp_ew_q[b][fsm_pkg::SEC_BS]);
   end
   assign info_re  = p_v_q[3];
-  assign ac_raddr = BmAW'(32'(p_bank_q[3]) * 32'(BmWords) + (s3_ac_bit >> LGL));
-  assign fv_raddr = BmAW'(32'(p_bank_q[3]) * 32'(BmWords) + (s3_fv_bit >> LGL));
-  assign mi_raddr = MiAW'(32'(p_bank_q[3]) * 32'(MiWords) + (s3_mi_byte >> LGB));
-  assign ft_raddr = FtAW'(32'(p_bank_q[3]) * 32'(FtWords) + (s3_ft_byte >> LGB));
-  assign bs_raddr = BsAW'(32'(p_bank_q[3]) * 32'(BsWords) + (s3_bs_byte >> LGB));
+  assign ac_raddr = BmAW'(bank_base(p_bank_q[3], BmWords) + (s3_ac_bit >> LGL));
+  assign fv_raddr = BmAW'(bank_base(p_bank_q[3], BmWords) + (s3_fv_bit >> LGL));
+  assign mi_raddr = MiAW'(bank_base(p_bank_q[3], MiWords) + (s3_mi_byte >> LGB));
+  assign ft_raddr = FtAW'(bank_base(p_bank_q[3], FtWords) + (s3_ft_byte >> LGB));
+  assign bs_raddr = BsAW'(bank_base(p_bank_q[3], BsWords) + (s3_bs_byte >> LGB));
   assign s3_base  = BaseW'(lane(bs_rdata, LGB'(s3_bs_byte), s3_ew_bs));
 
   // ---------------------------------------------------------------- S4: result, write-back
@@ -991,7 +996,6 @@ module fsm_core #(
       bp_nbeats_q[spare_q]  <= BeatW'((ld_vocab + 32'(MaskW) - 32'd1) >> LGM);
       bp_stride_q[spare_q]  <= StrideW'(((ld_wpr + 32'd15) >> 4) << (9 - LGL));
       for (int k = 0; k < fsm_pkg::NSEC; k++) begin
-        bp_sub_q[spare_q][k] <= LGB'(ld_sub[k]);
         bp_ew_q[spare_q][k]  <= ld_ew[k];
       end
     end

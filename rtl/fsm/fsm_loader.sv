@@ -70,7 +70,6 @@ module fsm_loader #(
   output logic      [31:0]       start_o,
   output logic      [31:0]       eos_o,
   output logic                   eos_valid_o,
-  output logic [fsm_pkg::NSEC-1:0][15:0] sub_o,  // section offset mod beat bytes
   output logic [fsm_pkg::NSEC-1:0][1:0]  ew_o    // storage width code (fsm_pkg EW_*)
 );
 
@@ -441,7 +440,6 @@ module fsm_loader #(
   assign eos_valid_o     = (f_eos != fsm_pkg::IMG_NONE);
   always_comb begin
     for (int k = 0; k < NS; k++) begin
-      sub_o[k] = 16'(s_off[k] & 32'(LB - 1));
       ew_o[k]  = (s_elem[k] == 8'd8) ? fsm_pkg::EW_8 :
                  (s_elem[k] == 8'd16) ? fsm_pkg::EW_16 : fsm_pkg::EW_32;
     end
