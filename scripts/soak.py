@@ -31,21 +31,28 @@ KNOB = "N_OPS"
 
 
 def commit() -> str:
-    proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
-    return proc.stdout.strip() or "unknown"
+    """The checkout the soak runs, "-dirty" when tracked files differ from it: a soak
+    is only worth citing for a commit one can check out again."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              check=False).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return f"{head}-dirty" if git("status", "--porcelain", "--untracked-files=no") else head
 
 
 def soak(test_name: str, ops: int, seed: int, sim: str, out_root: Path = SOAK_DIR) -> dict:
     test = registry.TESTS[test_name]
     started = dt.datetime.now(dt.UTC)
+    # Taken before the run: a soak lasts long enough for commits to land meanwhile.
+    ran_on = commit()
     res = run_one(test, sim, seed, out_dir=out_root / test_name / sim, echo=True,
                   extra_env={KNOB: str(ops)})
     print_result(res)
     record = {
         "test": test_name, "sim": sim, "seed": seed, "ops": ops, "passed": res.passed,
         "wall_s": round(res.wall_s, 1), "sim_time_ns": res.sim_time_ns,
-        "started": started.isoformat(timespec="seconds"), "commit": commit(),
+        "started": started.isoformat(timespec="seconds"), "commit": ran_on,
         "errors": res.errors[:5],
         "replay": f"make soak TEST={test_name} OPS={ops} SEED={seed} SIM={sim}",
         "log": str(res.out_dir / "sim.log"),
