@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RadixBaseTest: runs the test's sequence, then checks every CSR against the model."""
+"""RadixBaseTest: runs the test's sequence, then checks every CSR and the stored tree against
+the model."""
 
 from __future__ import annotations
+
+import time
 
 from pyuvm import uvm_sequence
 
 from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
+from uvm_env.radix.image_check import check_image
 from uvm_env.radix.radix_env import RadixEnv
 
 
@@ -61,3 +65,17 @@ class RadixBaseTest(BaseTest):
                                   walk["WALK_CYCLES"] >= walk["WALK_NODES"], str(walk))
         self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")
+        self.check_stored_tree(when)
+
+    def check_stored_tree(self, when: str) -> None:
+        """The tree the core stores, decoded from its memories, must be the model's: node
+        by node (key, KV indices, lock, children, handle), the child index and the LRU
+        list. Catches a wrong write that no response shows yet."""
+        pred = self.env.scoreboard.pred
+        t0 = time.perf_counter()
+        diffs, n_nodes = check_image(self.dut, pred)
+        self.env.scoreboard.check(f"stored tree equals the model {when}", not diffs,
+                                  "; ".join(diffs[:12]) + (" ..." if len(diffs) > 12 else ""))
+        self.logger.info(f"stored tree {when}: {n_nodes} nodes decoded, "
+                         f"{len(diffs)} differences from the model "
+                         f"({time.perf_counter() - t0:.2f} s to read and compare)")
