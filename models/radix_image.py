@@ -16,6 +16,7 @@ whether they came from a simulator's memories or from a memory dump.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -119,6 +120,9 @@ class RadixImage:
     stash: Sequence[tuple[int, int, int]] = ()
     lru_head: int = 0
     lru_tail: int = 0
+    # Free lists (stack contents, bottom first); None: not read, not checked.
+    free_nodes: Sequence[int] | None = None
+    free_lines: Sequence[int] | None = None
 
 
 @dataclass
@@ -127,6 +131,7 @@ class DecodedTree:
     lru: list[int] = field(default_factory=list)
     index: dict[tuple[int, int, tuple[int, ...]], tuple[int, int, int]] = field(
         default_factory=dict)          # (ns, parent, page) -> (child, len, loc)
+    lines: set[int] = field(default_factory=set)     # lines some edge uses
     problems: list[str] = field(default_factory=list)
 
 
@@ -138,7 +143,7 @@ def decode(img: RadixImage, lay: ImageLayout) -> DecodedTree:
         f = unpack(img.nodes.get(slot, 0), lay.node_fields())
         if not f["valid"]:
             continue
-        toks, kvs = _edge(img, lay, f["head"], f["off"], f["len"], out.problems, slot)
+        toks, kvs = _edge(img, lay, f["head"], f["off"], f["len"], out, slot)
         out.nodes[slot] = StoredNode(slot, f["gen"], f["ns"], f["parent"], f["lock"],
                                      f["stamp"], f["nchild"], f["hloc"], toks, kvs)
     seen: set[int] = set()
@@ -152,19 +157,38 @@ def decode(img: RadixImage, lay: ImageLayout) -> DecodedTree:
     elif out.lru and out.lru[-1] != img.lru_tail:
         out.problems.append(f"LRU list ends at {out.lru[-1]}, tail register says {img.lru_tail}")
     _decode_index(img, lay, out)
+    _check_free(img.free_nodes, set(out.nodes), range(1, lay.geo.node_cap), "node slot", out)
+    _check_free(img.free_lines, out.lines, range(lay.geo.line_cap), "line", out)
     return out
 
 
+def _check_free(free: Sequence[int] | None, used: set[int], every: range, what: str,
+                out: DecodedTree) -> None:
+    """Every index is either used or on its free list, never both, never twice: a
+    double free or a leak keeps the free count right for a while and the data wrong."""
+    if free is None:
+        return
+    dup = {x for x, n in Counter(free).items() if n > 1}
+    both = used & set(free)
+    lost = set(every) - used - set(free)
+    for kind, xs in (("twice on the free list", dup), ("both used and free", both),
+                     ("neither used nor free", lost)):
+        if xs:
+            out.problems.append(f"{what}s {kind}: {sorted(xs)[:8]}"
+                                + (f" ({len(xs)})" if len(xs) > 8 else ""))
+
+
 def _edge(img: RadixImage, lay: ImageLayout, head: int, off: int, n: int,
-          problems: list[str], slot: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+          out: DecodedTree, slot: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     toks: list[int] = []
     kvs: list[int] = []
     line, lane, hops = head, off, 0
     mask = (1 << lay.line_w) - 1
     while len(toks) < n:
         if hops > lay.geo.line_cap:
-            problems.append(f"slot {slot}: line links loop after {hops} lines")
+            out.problems.append(f"slot {slot}: line links loop after {hops} lines")
             break
+        out.lines.add(line)
         tw, kw = img.ltok.get(line, 0), img.lkv.get(line, 0)
         while lane < LANES and len(toks) < n:
             toks.append((tw >> (32 * lane)) & 0xFFFF_FFFF)
@@ -373,4 +397,6 @@ def encode(model: RadixCache, lay: ImageLayout) -> RadixImage:
                                                                     x[0].nid))]
     lnext = {a: b for a, b in zip(lru, lru[1:], strict=False)}
     return RadixImage(nodes, ltok, lkv, llink, lnext, buckets, stash,
-                      lru[0] if lru else 0, lru[-1] if lru else 0)
+                      lru[0] if lru else 0, lru[-1] if lru else 0,
+                      free_nodes=list(range(geo.node_cap - 1, len(order), -1)),
+                      free_lines=list(range(geo.line_cap - 1, next_line - 1, -1)))

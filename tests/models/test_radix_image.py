@@ -117,6 +117,20 @@ def test_a_stale_child_index_entry_is_found() -> None:
     assert any("entries more than there are nodes" in d for d in _diffs(m, bad))
 
 
+@pytest.mark.parametrize("which, change, words", [
+    ("free_lines", lambda f, used: [*f, f[-1]], "lines twice on the free list"),
+    ("free_lines", lambda f, used: [*f, used], "lines both used and free"),
+    ("free_lines", lambda f, used: f[1:], "lines neither used nor free"),
+    ("free_nodes", lambda f, used: f[1:], "node slots neither used nor free"),
+])
+def test_a_double_free_or_a_leak_is_found(which: str, change, words: str) -> None:
+    m, img = _tree(), encode(_tree(), LAY)
+    assert decode(img, LAY).problems == []
+    used = 0 if which == "free_lines" else 1
+    bad = dataclasses.replace(img, **{which: change(getattr(img, which), used)})
+    assert any(words in d for d in _diffs(m, bad))
+
+
 def test_lru_order_against_access_times_is_found() -> None:
     m, img = _tree(), encode(_tree(), LAY)
     order = decode(img, LAY).lru

@@ -26,14 +26,22 @@ class _Words(Mapping[int, int]):
     """A RAM's words, read from the simulator when first asked for: the decoder only
     follows the lines that edges use, so a large token store is not read whole."""
 
+    # Element handles by RAM path, kept across checks: finding a handle costs far more
+    # than reading its value, and a random test checks hundreds of times.
+    _handles: dict[str, dict[int, Any]] = {}
+
     def __init__(self, ram: Any, depth: int) -> None:
         self._arr, self._depth, self._seen = _mem(ram), depth, {}
+        self._elems = self._handles.setdefault(ram._path, {})
 
     def __getitem__(self, addr: int) -> int:
         if not 0 <= addr < self._depth:
             raise KeyError(addr)
         if addr not in self._seen:
-            v = self._arr[addr].value
+            elem = self._elems.get(addr)
+            if elem is None:
+                elem = self._elems[addr] = self._arr[addr]
+            v = elem.value
             # Icarus keeps X where nothing was written: a word never written reads as
             # 0 (invalid), and so does a field written from an X source, such as a
             # line's second link when the free list had no line to offer.
@@ -59,12 +67,18 @@ def read_image(dut: Any, lay: ImageLayout) -> RadixImage:
             key = int(idx.st_key_q[s].value)
             val = (int(idx.st_len_q[s].value) << lay.node_w) | int(idx.st_child_q[s].value)
             stash.append((s, key, val))
+    free = {}
+    for name, stack, depth in (("nodes", core.u_free_nodes, geo.node_cap),
+                               ("lines", core.u_free_lines, geo.line_cap)):
+        words = _Words(stack.u_ram, depth)
+        free[name] = [words[i] for i in range(int(stack.count_q.value))]
     return RadixImage(
         nodes=_Words(core.u_node, geo.node_cap),
         ltok=_Words(core.u_ltok, geo.line_cap), lkv=_Words(core.u_lkv, geo.line_cap),
         llink=_Words(core.u_llink, geo.line_cap), lnext=_Words(core.u_lnext, geo.node_cap),
         buckets=_Words(idx.u_buckets, geo.hash_buckets), stash=stash,
-        lru_head=int(core.lru_head_q.value), lru_tail=int(core.lru_tail_q.value))
+        lru_head=int(core.lru_head_q.value), lru_tail=int(core.lru_tail_q.value),
+        free_nodes=free["nodes"], free_lines=free["lines"])
 
 
 def check_image(dut: Any, pred: RadixPredictor) -> tuple[list[str], int]:
