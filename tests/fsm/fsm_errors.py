@@ -15,7 +15,7 @@ from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.fsm_seqs import RandomWalkSeq
 from uvm_env.fsm.grammars import build, padded_vocab, random_grammar
-from uvm_env.fsm.images import KINDS, corrupt
+from uvm_env.fsm.images import KINDS, corrupt, dirty_padding
 from uvm_env.fsm.protocol import (
     OP_ADVANCE,
     OP_BIND,
@@ -87,6 +87,15 @@ class FsmErrorsTest(FsmBaseTest):
         big = build("too_big", "(yes|no)", padded_vocab("(yes|no)", p.vocab_max + 40))
         await seq.load(1, big)
         await seq.query(slot)
+        await seq.load(1, g1)
+        # Mask-row bits at and past V set in an image that passes every loader check:
+        # the streamer must clear them (the loader does not read table values).
+        await seq.load(1, g1, image=dirty_padding(g1.image))
+        await seq.bind(free, 1)
+        await seq.mask(free)
+        for tok in seq.walk(free, 3):
+            await seq.advance(free, tok)
+            await seq.mask(free)
         await seq.load(1, g1)
         # Random: a third malformed.
         await self.drain()

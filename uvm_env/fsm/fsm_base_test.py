@@ -119,6 +119,11 @@ class FsmBaseTest(BaseTest):
         status = await self.env.read_csr("STATUS")
         sb.check(f"core idle after the last result {when}", status & 1 == 0,
                  f"STATUS={status:#x}")
+        # The interrupt line is IRQ_EN and a pending violation, whatever the test set
+        # IRQ_EN to: with it clear (most tests) a pending violation must not show.
+        irq_en = await self.env.read_csr("CTRL") & 1
+        sb.compare(f"irq_o = IRQ_EN && pending {when}", int(irq_en and pred.irq_pending),
+                   int(self.dut.irq_o.value))
         cycles = await self.env.read_csr("CYCLES")
         self.logger.info(f"CSRs: {actual}; errors by code {act_codes}; {cycles} cycles")
         self.figures["csrs"] = {**actual, "CYCLES": cycles}

@@ -105,4 +105,30 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
     return bytes(d), None
 
 
-__all__ = ["KINDS", "ST_LD_CAPACITY", "corrupt", "fix_header_crc"]
+def dirty_padding(image: bytes) -> bytes:
+    """The image with every mask-row bit at or past V set, CRCs made right again.
+
+    A legal image keeps those bits zero (docs/table-format.md), but the RTL loader does
+    not read table values, so the mask streamer itself must clear every bit >= V; this
+    image shows whether it does. Everything else (and the model's reading) is unchanged.
+    """
+    d = bytearray(image)
+    vocab, rows, wpr = struct.unpack_from("<III", d, 0x0C)[0], *struct.unpack_from(
+        "<II", d, 0x18)
+    padded = 16 * ((wpr + 15) // 16)
+    for k in range(8):
+        sid, _, _, count, off, _ = struct.unpack_from("<HBBIII", d, 72 + 16 * k)
+        if sid != 6:                       # mask_rows
+            continue
+        assert count == rows * padded
+        for r in range(rows):
+            row = int.from_bytes(d[off + 4 * r * padded: off + 4 * (r + 1) * padded], "little")
+            row |= ((1 << (32 * padded)) - 1) ^ ((1 << vocab) - 1)
+            d[off + 4 * r * padded: off + 4 * (r + 1) * padded] = row.to_bytes(4 * padded,
+                                                                                "little")
+    struct.pack_into("<I", d, 0x40, zlib.crc32(bytes(d[HDR:])))
+    fix_header_crc(d)
+    return bytes(d)
+
+
+__all__ = ["KINDS", "ST_LD_CAPACITY", "corrupt", "dirty_padding", "fix_header_crc"]
