@@ -50,11 +50,14 @@ class ImageLayout:
         return _clog2(self.max_len + 1)
 
     @property
+    def way_w(self) -> int:
+        return _clog2(self.geo.hash_ways) if self.geo.hash_ways > 1 else 1
+
+    @property
     def loc_w(self) -> int:
         bucket_w = _clog2(self.geo.hash_buckets)
-        way_w = _clog2(self.geo.hash_ways) if self.geo.hash_ways > 1 else 1
         stash_w = _clog2(self.geo.stash_depth) if self.geo.stash_depth > 1 else 1
-        return 1 + max(bucket_w + way_w, stash_w)
+        return 1 + max(bucket_w + self.way_w, stash_w)
 
     def node_fields(self) -> list[tuple[str, int]]:
         """Node word fields, least significant first."""
@@ -199,8 +202,7 @@ def _edge(img: RadixImage, lay: ImageLayout, head: int, off: int, n: int,
 
 
 def _decode_index(img: RadixImage, lay: ImageLayout, out: DecodedTree) -> None:
-    ways, ew = lay.geo.hash_ways, lay.entry_w
-    way_w = _clog2(ways) if ways > 1 else 1
+    ways, ew, way_w = lay.geo.hash_ways, lay.entry_w, lay.way_w
     page_bits = 32 * lay.geo.page_size
     for b, row in img.buckets.items():
         for w in range(ways):
@@ -295,7 +297,7 @@ def _index_diffs(tree: DecodedTree, s: StoredNode, lay: ImageLayout) -> list[str
         out.append(f"slot {s.slot}: node says its index entry is at {s.hloc:#x}, it is at "
                    f"{loc:#x}")
     if loc >> (lay.loc_w - 1) == 0:
-        b = loc >> (_clog2(lay.geo.hash_ways) if lay.geo.hash_ways > 1 else 1)
+        b = loc >> lay.way_w
         want_b = bucket_of(s.ns, s.parent, key[2], lay.geo.hash_buckets)
         if b != want_b:
             out.append(f"slot {s.slot}: index entry in bucket {b}, its key hashes to {want_b}")
@@ -341,7 +343,7 @@ def encode(model: RadixCache, lay: ImageLayout) -> RadixImage:
     cut line of a split, and its slots follow its free list); a reference for the
     decoder's tests and a starting image for an L2 region."""
     geo = lay.geo
-    way_w = _clog2(geo.hash_ways) if geo.hash_ways > 1 else 1
+    way_w = lay.way_w
     nodes: dict[int, int] = {}
     ltok: dict[int, int] = {}
     lkv: dict[int, int] = {}
