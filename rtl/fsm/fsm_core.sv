@@ -89,6 +89,10 @@ module fsm_core #(
   localparam int NBanks  = NGrammars + 1;
   localparam int BankW   = $clog2(NBanks);
   localparam int SlotW   = (NSlots > 1) ? $clog2(NSlots) : 1;
+  // Slot arrays have a power-of-two size, so S0 indexes them with the slot
+  // field's low bits, without waiting for the range check (an out-of-range
+  // slot is an error whatever those entries hold; they are never written).
+  localparam int SlotN   = 1 << SlotW;
   localparam int GramW   = (NGrammars > 1) ? $clog2(NGrammars) : 1;
   localparam int TokW    = $clog2(VocabMax);          // a token id
   localparam int SMax    = (1 << StateW) - 1;
@@ -217,15 +221,16 @@ module fsm_core #(
   logic [fsm_pkg::NSEC-1:0][1:0]     bp_ew_q [NBanks];
 
   // ---------------------------------------------------------------- slots
-  logic              sl_bound_q [NSlots];
-  logic [GramW-1:0]  sl_gram_q  [NSlots];
-  logic [StateW-1:0] sl_state_q [NSlots];
-  logic [BaseW-1:0]  sl_base_q  [NSlots];   // row base of the state
-  logic              sl_viol_q  [NSlots];
-  logic [31:0]       sl_pos_q   [NSlots];
-  logic              sl_acc_q   [NSlots];   // the state's accepting flag and mask row
-  logic [RowW-1:0]   sl_row_q   [NSlots];
-  logic              sl_rempty_q [NSlots];
+  logic              sl_bound_q [SlotN];
+  logic [GramW-1:0]  sl_gram_q  [SlotN];
+  logic [StateW-1:0] sl_state_q [SlotN];
+  logic [BaseW-1:0]  sl_base_q  [SlotN];   // row base of the state
+  logic              sl_viol_q  [SlotN];
+  logic [31:0]       sl_pos_q   [SlotN];
+  logic              sl_acc_q   [SlotN];   // the state's accepting flag and mask row
+  logic [RowW-1:0]   sl_row_q   [SlotN];
+  logic              sl_rempty_q [SlotN];
+  logic [BankW-1:0]  sl_bank_q  [SlotN];   // map_q[sl_gram_q] while bound (SVA)
 
   // ---------------------------------------------------------------- pipeline registers
   // S1..S4 share one layout (packed, index = stage); fields are filled as the op goes.
@@ -440,7 +445,7 @@ module fsm_core #(
       endcase
     end
     s0_slot_ok = 32'(s0_slot) < 32'(NSlots);
-    s0_si      = s0_slot_ok ? SlotW'(s0_slot) : '0;
+    s0_si      = SlotW'(s0_slot);
     s0_bound   = sl_bound_q[s0_si];
     if (s0_kind == K_BIND) begin
       s0_gram = (32'(c_gram_raw) < 32'(NGrammars)) ? GramW'(c_gram_raw) : '0;
@@ -449,7 +454,10 @@ module fsm_core #(
     end else begin
       s0_gram = s0_bound ? sl_gram_q[s0_si] : '0;
     end
-    s0_bank = (s0_kind == K_VTOK) ? v_bank_q : map_q[s0_gram];
+    // A bound slot's bank is stable until a LOAD of its grammar unbinds it.
+    if (s0_kind == K_VTOK)      s0_bank = v_bank_q;
+    else if (s0_kind == K_BIND) s0_bank = map_q[s0_gram];
+    else                        s0_bank = sl_bank_q[s0_si];
     // Errors found here, in priority order; VIOLATED is added at S2.
     s0_err = fsm_pkg::ST_OK;
     if (s0_kind == K_MISC && !s0_is_load) begin
@@ -470,15 +478,15 @@ module fsm_core #(
 
   // Per-bank and per-slot values the stages need. Unpacked arrays are only read
   // in always_comb blocks: Icarus 11 does not update continuous assignments of them.
-  logic             s0_tok_bad;   // token >= V (checked for ADVANCE and VALIDATE tokens)
-  logic [31:0]      s0_mask_base;
   logic             s0_sl_rempty, s0_sl_acc;
+  logic [RowW-1:0]  s0_sl_row;
   logic [BeatW-1:0] s0_b_nbeats;
   logic [TokW:0]    s0_b_vocab;
   logic             s0_b_eosv;
   logic [TokW-1:0]  s0_b_eos;
   logic [1:0]       s1_ew_tc;
   logic [31:0]      s1_classes;
+  logic [TokW:0]    s1_vocab;
   logic [1:0]       s4_ew_mi, s4_ew_ft, s3_ew_bs;
   logic [31:0]      s4_rows, s4_vocab, s4_states;
   always_comb begin
@@ -488,10 +496,10 @@ module fsm_core #(
     s0_b_eos     = bp_eos_q[s0_bank];
     s0_sl_rempty = sl_rempty_q[s0_si];
     s0_sl_acc    = sl_acc_q[s0_si];
-    s0_tok_bad   = (33'(c_tok_raw) >= 33'(s0_b_vocab));
-    s0_mask_base = 32'(sl_row_q[s0_si]) * 32'(bp_stride_q[s0_bank]);
+    s0_sl_row    = sl_row_q[s0_si];
     s1_ew_tc     = bp_ew_q[p_bank_q[1]][fsm_pkg::SEC_TC];
     s1_classes   = 32'(bp_classes_q[p_bank_q[1]]);
+    s1_vocab     = bp_vocab_q[p_bank_q[1]];
     s4_ew_mi     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_MI];
     s4_ew_ft     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_FT];
     s4_rows      = 32'(bp_rows_q[p_bank_q[4]]);
@@ -520,7 +528,9 @@ module fsm_core #(
 
   // Results in flight must fit in the result buffer.
   logic [RspLW-1:0] rsp_level;
-  logic             credit_ok, pipe_empty, mask_idle, mask_job_ready;
+  logic             credit_ok, pipe_empty, mask_idle;
+  logic [1:0]       mask_jobs;     // jobs the streamer holds
+  logic             mask_room;     // a MASK may enter S0 (see the mask job below)
   always_comb begin
     logic [31:0] n;
     n = 32'(rsp_level) + 32'(loading_q);
@@ -534,7 +544,9 @@ module fsm_core #(
 
   always_comb begin
     cmd_tready_o = !loading_q && credit_ok && !haz;
-    if (s0_mask_job && !mask_job_ready) cmd_tready_o = 1'b0;
+    // Any MASK beat waits for streamer room, failing or not: the decision then
+    // needs only the opcode, not the slot's checks.
+    if (s0_kind == K_MASK && !mask_room) cmd_tready_o = 1'b0;
     if (s0_is_load && !(pipe_empty && mask_idle)) cmd_tready_o = 1'b0;
   end
 
@@ -545,7 +557,37 @@ module fsm_core #(
   assign tc_re    = s0_take;
   assign tc_raddr = TcAW'(bank_base(s0_bank, TcWords) + (s0_tc_byte >> LGB));
 
-  // Mask job.
+  // Mask job: the slot's mask fields are registered at S0 (every cycle, so the
+  // accept decision is no register enable) and handed to the streamer from S1,
+  // where the row's first word (row x stride) is formed. The streamer always
+  // takes the job; S0 admits a MASK only while the streamer's jobs plus the one
+  // in S1 leave it a free place (MaskJobs).
+  localparam int MaskJobs = 3;
+  logic             m1_v_q;
+  logic [BankW-1:0] m1_bank_q;
+  logic [RowW-1:0]  m1_row_q;
+  logic             m1_empty_q, m1_acc_q, m1_eosv_q;
+  logic [BeatW-1:0] m1_nbeats_q;
+  logic [TokW:0]    m1_vocab_q;
+  logic [TokW-1:0]  m1_eos_q;
+  logic [MrAW-1:0]  m1_base;
+  assign mask_room = (32'(mask_jobs) + 32'(m1_v_q)) < 32'(MaskJobs);
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) m1_v_q <= 1'b0;
+    else         m1_v_q <= s0_take && s0_mask_job;
+  end
+  always_ff @(posedge clk_i) begin
+    m1_bank_q   <= s0_bank;
+    m1_row_q    <= s0_sl_row;
+    m1_empty_q  <= s0_sl_rempty;
+    m1_acc_q    <= s0_sl_acc;
+    m1_nbeats_q <= s0_b_nbeats;
+    m1_vocab_q  <= s0_b_vocab;
+    m1_eosv_q   <= s0_b_eosv;
+    m1_eos_q    <= s0_b_eos;
+  end
+  always_comb m1_base = MrAW'(32'(m1_row_q) * 32'(bp_stride_q[m1_bank_q]));
 
   fsm_mask_engine #(
     .LoadW  (LoadW),
@@ -559,16 +601,16 @@ module fsm_core #(
   ) u_mask (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .job_valid_i     (s0_take && s0_mask_job),
-    .job_ready_o     (mask_job_ready),
-    .job_bank_i      (s0_bank),
-    .job_base_i      (MrAW'(s0_mask_base)),
-    .job_empty_i     (s0_sl_rempty),
-    .job_nbeats_i    (s0_b_nbeats),
-    .job_vocab_i     (s0_b_vocab),
-    .job_eos_valid_i (s0_b_eosv),
-    .job_eos_i       (s0_b_eos),
-    .job_accepting_i (s0_sl_acc),
+    .job_valid_i     (m1_v_q),
+    .jobs_o          (mask_jobs),
+    .job_bank_i      (m1_bank_q),
+    .job_base_i      (m1_base),
+    .job_empty_i     (m1_empty_q),
+    .job_nbeats_i    (m1_nbeats_q),
+    .job_vocab_i     (m1_vocab_q),
+    .job_eos_valid_i (m1_eosv_q),
+    .job_eos_i       (m1_eos_q),
+    .job_accepting_i (m1_acc_q),
     .rd_en_o         (mr_re),
     .rd_addr_o       (mr_raddr),
     .rd_data_i       (mr_rdata),
@@ -582,7 +624,9 @@ module fsm_core #(
 
   // ---------------------------------------------------------------- S1: class
   logic [31:0] s1_class;
-  assign s1_class = lane(tc_rdata, p_tclane_q, s1_ew_tc);
+  logic        s1_tok_bad;     // token >= V of the op's bank
+  assign s1_class   = lane(tc_rdata, p_tclane_q, s1_ew_tc);
+  assign s1_tok_bad = (33'(p_tokraw_q[1]) >= 33'(s1_vocab));
 
   // ---------------------------------------------------------------- S2: state, next_state read
   logic [SlotW-1:0]  s2_si;
@@ -877,8 +921,7 @@ module fsm_core #(
       p_gram_q[1]   <= s0_gram;
       p_bank_q[1]   <= s0_bank;
       p_err_q[1]    <= s0_err;
-      // Bit 31 marks "token >= V" (ids are < 2^24, so it is otherwise free).
-      p_tokraw_q[1] <= s0_tok_bad ? {1'b1, c_tok_raw[30:0]} : {1'b0, c_tok_raw[30:0]};
+      p_tokraw_q[1] <= c_tok_raw;
       p_last_q[1]   <= cmd_tlast_i;
     end
     p_tclane_q  <= LGB'(s0_tc_byte);
@@ -894,6 +937,9 @@ module fsm_core #(
       p_tokraw_q[k] <= p_tokraw_q[k-1];
       p_last_q[k]   <= p_last_q[k-1];
     end
+    // Bit 31 marks "token >= V" from S2 on (ids are < 2^24, so it is otherwise
+    // free); a LOAD result carries its byte count there instead.
+    p_tokraw_q[2][31] <= (p_kind_q[1] == K_MISC) ? p_tokraw_q[1][31] : s1_tok_bad;
     p_err_q[2]   <= p_err_q[1];
     p_cls_q      <= s1_class;
     p_class_ok_q <= s1_class < s1_classes;
@@ -954,20 +1000,25 @@ module fsm_core #(
   // Slots, grammar map and banks
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int i = 0; i < NSlots; i++) sl_bound_q[i] <= 1'b0;
+      // sl_bank_q is reset too: a failing op on a never-bound slot reads it at S0.
+      for (int i = 0; i < SlotN; i++) begin
+        sl_bound_q[i] <= 1'b0;
+        sl_bank_q[i]  <= '0;
+      end
       for (int g = 0; g < NGrammars; g++) map_q[g] <= BankW'(g);
       spare_q  <= BankW'(NGrammars);
       loaded_q <= '0;
     end else begin
       if (p_v_q[4] && p_wb_q) begin
         sl_bound_q[s4_si] <= 1'b1;
+        sl_bank_q[s4_si]  <= p_bank_q[4];
       end
       if (load_done_ok) begin
         // Swap the freshly written spare bank in; every slot on the grammar unbinds.
         map_q[load_gram_q]    <= spare_q;
         spare_q               <= map_q[load_gram_q];
         loaded_q[load_gram_q] <= 1'b1;
-        for (int i = 0; i < NSlots; i++) begin
+        for (int i = 0; i < SlotN; i++) begin
           if (sl_gram_q[i] == load_gram_q) sl_bound_q[i] <= 1'b0;
         end
       end
@@ -1011,7 +1062,7 @@ module fsm_core #(
 
   logic unused;
   assign unused = ^{ld_busy, ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
-                    s0_mask_base, c_tok_raw[31], s4_states};
+                    s4_states};
 
   // Stream protocol on the input ports (valid held, payload stable while stalled, no X);
   // fsm_out_fifo checks the result and mask outputs.
@@ -1049,8 +1100,14 @@ module fsm_core #(
       // At most one packet (VALIDATE or MASK_BATCH) is open.
       assert (!(v_active_q && b_active_q)) else $fatal(1, "fsm_core: two packets open");
       // A MASK job is handed over only when the streamer takes it.
-      assert (!(s0_take && s0_mask_job) || mask_job_ready)
-        else $fatal(1, "fsm_core: MASK job dropped");
+      assert (!(s0_take && s0_mask_job) || mask_room)
+        else $fatal(1, "fsm_core: MASK job taken with no room in the streamer");
+      // A bound slot's cached bank is its grammar's bank.
+      for (int i = 0; i < NSlots; i++) begin
+        assert (!sl_bound_q[i] || sl_bank_q[i] == map_q[sl_gram_q[i]])
+          else $fatal(1, "fsm_core: slot %0d caches bank %0d, grammar %0d is in bank %0d", i,
+                      sl_bank_q[i], sl_gram_q[i], map_q[sl_gram_q[i]]);
+      end
       // Forwarding stays inside one bank (for the ops that use the slot's state: not a
       // BIND, nor an unknown opcode, which carries the slot field but does not act on it).
       if (p_v_q[2] && p_slotop_q[2] && p_kind_q[2] != K_VTOK && p_kind_q[2] != K_BIND &&

@@ -47,23 +47,23 @@ module fsm_crc32 #(
 
   logic [Width-1:0] block;
   logic [31:0]      data_run, state_run, crc_run;
-  logic [QW:0]      first;      // qword of the block where the run starts
+  logic [QW-1:0]    rot;        // qword j of the block is qword (j + rot) mod Q of the data
+  logic [QW-1:0]    first;      // qword of the block where the run starts (mod Q)
 
-  // Right-align the run: qword j of the block takes qword lo + j - (Q - n). A
-  // whole beat (the common case) needs no move.
+  // Right-align the run: qword j of the block takes qword lo + j - (Q - n),
+  // taken mod Q with narrow adds (Q is a power of two), so the select is a
+  // rotation by a value two small adds away from the ports.
   always_comb begin
-    if (32'(n_i) == 32'(Q)) begin
-      block = data_i;
-    end else begin
-      block = '0;
-      for (int j = 0; j < Q; j++) begin
-        if (32'(j) >= 32'(Q) - 32'(n_i)) begin
-          block[j*64 +: 64] = data_i[(32'(lo_i) + 32'(j) + 32'(n_i) - 32'(Q)) % 32'(Q) * 64 +: 64];
-        end
+    // A one-qword block has no choice of start (and QW is padded to 1 bit).
+    rot   = (Q > 1) ? QW'(32'(lo_i) + 32'(n_i)) : '0;
+    first = (Q > 1) ? QW'(32'(Q) - 32'(n_i)) : '0;
+    block = '0;
+    for (int j = 0; j < Q; j++) begin
+      if ((QW+1)'(j) + n_i >= (QW+1)'(Q)) begin
+        block[j*64 +: 64] = data_i[32'(QW'(32'(j) + 32'(rot))) * 64 +: 64];
       end
     end
   end
-  assign first = (QW+1)'(Q) - n_i;
 
   // The map is linear, so the register's share (its 32 bits xored into the
   // run's first word) is taken apart from the data's: the wide parities then
@@ -73,14 +73,11 @@ module fsm_crc32 #(
     // runs a continuous '&' bit by bit and rebuilds an inline constant per use.
     wire logic [Width-1:0] mask = crc_mask(5'(j));
     always_comb data_run[j]  = ^(block & mask);
-    always_comb state_run[j] = ^(crc_i & mask[32'(first) % 32'(Q) * 64 +: 32]);
+    always_comb state_run[j] = ^(crc_i & mask[32'(first) * 64 +: 32]);
   end
   assign crc_run = data_run ^ state_run;
 
   assign crc_o = (n_i == '0) ? crc_i : crc_run;
-
-  logic unused_lo;   // a one-qword block has no choice of start
-  assign unused_lo = ^{lo_i, first};
 
 endmodule
 

@@ -85,7 +85,9 @@ module fsm_loader #(
   `COMMON_PARAM_CHECK(g_bad_loadw, LoadW == 64 || LoadW == 128 || LoadW == 256 || LoadW == 512,
                       "fsm_loader: LoadW must be 64, 128, 256 or 512")
 
-  typedef enum logic [2:0] { L_IDLE, L_RECV, L_HCRC, L_CHECK1, L_CHECK2, L_DONE } lstate_e;
+  typedef enum logic [2:0] {
+    L_IDLE, L_RECV, L_HCRC, L_CHECK0, L_CHECK1, L_CHECK2, L_CHECK3, L_DONE
+  } lstate_e;
   lstate_e state_q, state_d;
 
   // ---------------------------------------------------------------- input stage
@@ -93,34 +95,56 @@ module fsm_loader #(
   logic             bv_q, blast_q;
   logic [LoadW-1:0] bdata_q;
   logic [31:0]      bidx_q;          // beat index within the image
-  logic [QW:0]      bnq_q;           // whole qwords kept in this beat
   logic             last_seen_q;     // TLAST accepted; stop taking beats
   logic [31:0]      beats_q;         // beats accepted so far
   logic             keep_err_q;
   logic [31:0]      bytes_q;
+  logic [QW:0]      bnq_q;           // whole qwords of the registered beat, 0 without one
+  logic [QW:0]      bpn_q;           // payload qwords of the registered beat, 0 without one
 
   logic take;
   assign s_tready_o = (state_q == L_RECV) && !last_seen_q;
   assign take       = s_tvalid_i && s_tready_o;
 
   // Kept qwords of a beat; a TKEEP other than a prefix of whole qwords (or
-  // anything but all ones before TLAST) is a framing error.
-  logic [QW:0] in_nq;
-  logic        in_keep_ok;
+  // anything but all ones before TLAST) is a framing error. The count is the
+  // index of the first qword not wholly kept: a priority choice of constants,
+  // not a chain of adders.
+  logic [Q-1:0] in_full, in_none;
+  logic [QW:0]  in_nq;
+  logic         in_keep_ok;
   always_comb begin
-    logic seen_gap;
-    in_nq      = '0;
-    in_keep_ok = 1'b1;
-    seen_gap   = 1'b0;
     for (int j = 0; j < Q; j++) begin
-      if (s_tkeep_i[j*8 +: 8] == 8'hFF && !seen_gap) begin
-        in_nq = in_nq + 1'b1;
-      end else begin
-        seen_gap = 1'b1;
-        if (s_tkeep_i[j*8 +: 8] != 8'h00) in_keep_ok = 1'b0;
-      end
+      in_full[j] = (s_tkeep_i[j*8 +: 8] == 8'hFF);
+      in_none[j] = (s_tkeep_i[j*8 +: 8] == 8'h00);
+    end
+    in_nq = (QW+1)'(Q);
+    for (int j = Q - 1; j >= 0; j--) begin
+      if (!in_full[j]) in_nq = (QW+1)'(j);
+    end
+    in_keep_ok = 1'b1;
+    for (int j = 0; j < Q; j++) begin
+      if (32'(j) >= 32'(in_nq) && !in_none[j]) in_keep_ok = 1'b0;
     end
     if (!s_tlast_i && in_nq != (QW+1)'(Q)) in_keep_ok = 1'b0;
+  end
+
+  // The payload run of the beat (qwords from HQ on), decided here from the
+  // beat counter so the CRC stage starts from registers: beats before the
+  // header's end carry none, the beat holding qword HQ starts mid-beat.
+  localparam int HdrBeat = HQ / Q;    // beat holding qword HQ
+  localparam int HdrLo   = HQ % Q;    // its first payload qword
+  logic [QW-1:0] in_plo;
+  logic [QW:0]   in_pn;
+  always_comb begin
+    in_plo = '0;
+    in_pn  = '0;
+    if (beats_q > 32'(HdrBeat)) begin
+      in_pn = in_nq;
+    end else if (beats_q == 32'(HdrBeat) && 32'(in_nq) > 32'(HdrLo)) begin
+      in_plo = QW'(HdrLo);
+      in_pn  = (QW+1)'(32'(in_nq) - 32'(HdrLo));
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -131,28 +155,37 @@ module fsm_loader #(
       beats_q     <= '0;
       keep_err_q  <= 1'b0;
       bytes_q     <= '0;
+      bnq_q       <= '0;
+      bpn_q       <= '0;
     end else begin
       bv_q    <= take;
       blast_q <= take && s_tlast_i;
+      // Zero on cycles without a beat, so the CRC and byte count need no valid gate.
+      bnq_q   <= take ? in_nq : '0;
+      bpn_q   <= take ? in_pn : '0;
       if (start_i && state_q == L_IDLE) begin
         last_seen_q <= 1'b0;
         beats_q     <= '0;
         keep_err_q  <= 1'b0;
         bytes_q     <= '0;
-      end else if (take) begin
-        last_seen_q <= s_tlast_i;
-        beats_q     <= beats_q + 32'd1;
-        if (!in_keep_ok) keep_err_q <= 1'b1;
-        bytes_q     <= bytes_q + 32'(in_nq) * 32'd8;
+      end else begin
+        if (take) begin
+          last_seen_q <= s_tlast_i;
+          beats_q     <= beats_q + 32'd1;
+          if (!in_keep_ok) keep_err_q <= 1'b1;
+        end
+        // Counted a cycle after the beat, from the registered qword count.
+        bytes_q <= bytes_q + (32'(bnq_q) << 3);
       end
     end
   end
 
+  logic [QW-1:0] bplo_q;      // payload run of the registered beat
   always_ff @(posedge clk_i) begin
     if (take) begin
       bdata_q <= s_tdata_i;
       bidx_q  <= beats_q;
-      bnq_q   <= in_nq;
+      bplo_q  <= in_plo;
     end
   end
 
@@ -248,70 +281,86 @@ module fsm_loader #(
   assign wr_data_o = bdata_q;
 
   // ---------------------------------------------------------------- CRCs
-  // Payload: every qword from 23 on, as it arrives.
-  logic [31:0] pcrc_q, pcrc_d;
-  logic [QW-1:0] p_lo;
-  logic [QW:0]   p_n;
-  always_comb begin
-    logic [32:0] first_q;   // global index of the beat's first qword
-    first_q = 33'(bidx_q) * 33'(Q);
-    if (first_q >= 33'(HQ)) begin
-      p_lo = '0;
-      p_n  = bnq_q;
-    end else if (first_q + 33'(bnq_q) > 33'(HQ)) begin
-      p_lo = QW'(33'(HQ) - first_q);
-      p_n  = (QW+1)'(first_q + 33'(bnq_q) - 33'(HQ));
-    end else begin
-      p_lo = '0;
-      p_n  = '0;
-    end
-    if (!bv_q) p_n = '0;
-  end
+  // Payload: every qword from HQ on, in two stages so that no path holds both
+  // the 512-bit parity tree and the register loop. The CRC map is linear:
+  // crc(R, run) = crc(0, run) ^ crc(R, zeros of the run's length). Stage 1
+  // takes the data term of the registered beat, stage 2 folds it into the
+  // running register with a 32-bit state term.
+  logic [31:0] pcrc_q, pcrc_st, pdt_d, pdt_q;
+  logic [QW:0] pdn_q;
+  logic [QW:0] p_n;
+  assign p_n = bpn_q;
 
-  fsm_crc32 #(.Width(LoadW)) u_pcrc (
-    .crc_i  (pcrc_q),
+  fsm_crc32 #(.Width(LoadW)) u_pcrc_data (
+    .crc_i  (32'h0),
     .data_i (bdata_q),
-    .lo_i   (p_lo),
+    .lo_i   (bplo_q),
     .n_i    (p_n),
-    .crc_o  (pcrc_d)
+    .crc_o  (pdt_d)
+  );
+  fsm_crc32 #(.Width(LoadW)) u_pcrc_state (
+    .crc_i  (pcrc_q),
+    .data_i ('0),
+    .lo_i   ('0),
+    .n_i    (pdn_q),
+    .crc_o  (pcrc_st)
   );
 
   // Header: 25 qwords once all are in, one per cycle, header_crc field as zero.
-  logic [4:0]  hcrc_idx_q;
+  // The qword is picked into a register a cycle before the CRC takes it.
+  logic [4:0]  hcrc_idx_q;          // qwords picked so far
   logic [31:0] hcrc_q, hcrc_d;
-  logic        hdr_full_q;          // all 23 header qwords captured
-  logic [63:0] hcrc_word;
+  logic        hdr_full_q;          // all 25 header qwords captured
+  logic [63:0] hcrc_word, hword_q;
+  logic        hpick, hwv_q;        // a qword is picked / waits in hword_q
+  assign hpick     = hdr_full_q && hcrc_idx_q < 5'(HQ);
   assign hcrc_word = (hcrc_idx_q == 5'd7) ? {32'h0, hdr_q[448 +: 32]} :
                                               hdr_q[32'(hcrc_idx_q)*64 +: 64];
   fsm_crc32 #(.Width(64)) u_hcrc (
     .crc_i  (hcrc_q),
-    .data_i (hcrc_word),
+    .data_i (hword_q),
     .lo_i   (1'b0),
-    .n_i    ((hdr_full_q && hcrc_idx_q < 5'(HQ)) ? 2'd1 : 2'd0),
+    .n_i    (hwv_q ? 2'd1 : 2'd0),
     .crc_o  (hcrc_d)
   );
+  always_ff @(posedge clk_i) begin
+    if (hpick) hword_q <= hcrc_word;
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni || (start_i && state_q == L_IDLE)) begin
       pcrc_q     <= 32'hFFFF_FFFF;
+      pdt_q      <= '0;
+      pdn_q      <= '0;
       hcrc_q     <= 32'hFFFF_FFFF;
       hcrc_idx_q <= '0;
+      hwv_q      <= 1'b0;
       hdr_full_q <= 1'b0;
     end else begin
-      pcrc_q <= pcrc_d;
+      // A run of n = 0 leaves both terms neutral: pdt_d is 0, pcrc_st is pcrc_q.
+      pdt_q  <= pdt_d;
+      pdn_q  <= p_n;
+      pcrc_q <= pcrc_st ^ pdt_q;
       if (bv_q && (33'(bidx_q) + 33'd1) * 33'(Q) >= 33'(HQ)) hdr_full_q <= 1'b1;
-      if (hdr_full_q && hcrc_idx_q < 5'(HQ)) begin
-        hcrc_q     <= hcrc_d;
-        hcrc_idx_q <= hcrc_idx_q + 5'd1;
-      end
+      hwv_q  <= hpick;
+      hcrc_q <= hcrc_d;
+      if (hpick) hcrc_idx_q <= hcrc_idx_q + 5'd1;
     end
   end
 
   // ---------------------------------------------------------------- verdict
+  // Bits needed for x: the leading one as a one-hot (x[i] with no bit set
+  // above it: a constant mask, a wide OR), then an OR of constants; shallower
+  // than a 32-step priority chain.
   function automatic logic [7:0] bitlen(input logic [31:0] x);
-    logic [7:0] n;
+    logic [31:0] above;
+    logic [7:0]  n;
     n = 8'd0;
-    for (int i = 0; i < 32; i++) if (x[i]) n = 8'(i + 1);
+    for (int i = 0; i < 32; i++) begin
+      above = ~32'h0 << (i + 1);     // a constant per i: bits i+1..31
+      if (i == 31) above = 32'h0;
+      if (x[i] && (x & above) == 32'h0) n = n | 8'(i + 1);
+    end
     bitlen = n;
   endfunction
 
@@ -323,62 +372,80 @@ module fsm_loader #(
     storage = (logical <= 8'd8) ? 8'd8 : (logical <= 8'd16) ? 8'd16 : 8'd32;
   endfunction
 
-  // Stage 1 (L_CHECK1): derived widths and products, registered.
-  logic [7:0]  d_sbits_q, d_cbits_q, d_rbits_q, d_tbits_q, d_bbits_q;
-  logic [63:0] d_rw_q;
-  logic [32:0] d_wpr_q;
+  // (1 << n) - 1 for n <= 32, as a thermometer rather than a shift and a subtract.
+  function automatic logic [31:0] low_ones(input logic [7:0] n);
+    for (int i = 0; i < 32; i++) low_ones[i] = (32'(i) < 32'(n));
+  endfunction
+
+  // The checks run over four registered stages, so no path carries a wide add
+  // into a compare into the priority of the codes.
+  // Stage 0 (L_CHECK0): decrements, section ends and rounded sizes.
+  logic [31:0] c_cm1_q, c_vm1_q, c_bm1_q, c_bmw_q;
+  logic [32:0] c_wpad_q, d_wpr_q;
+  logic [32:0] c_end_q [NS];
   always_ff @(posedge clk_i) begin
-    if (state_q == L_CHECK1) begin
-      d_sbits_q <= max1(bitlen(f_states));
-      d_cbits_q <= max1(bitlen(f_classes - 32'd1));
-      d_rbits_q <= max1(bitlen(f_rows));
-      d_tbits_q <= max1(bitlen(f_vocab - 32'd1));
-      d_bbits_q <= max1(bitlen(f_comb - 32'd1));
+    if (state_q == L_CHECK0) begin
+      c_cm1_q  <= f_classes - 32'd1;
+      c_vm1_q  <= f_vocab - 32'd1;
+      c_bm1_q  <= f_comb - 32'd1;
+      c_bmw_q  <= 32'((33'(f_states) + 33'd31) >> 5);
       // Mask rows are padded to whole 512-bit words (16 32-bit words).
-      d_rw_q    <= 64'(f_rows) * ((64'(f_wpr) + 64'd15) >> 4 << 4);
-      d_wpr_q   <= (33'(f_vocab) + 33'd31) >> 5;
+      c_wpad_q <= (33'(f_wpr) + 33'd15) >> 4 << 4;
+      d_wpr_q  <= (33'(f_vocab) + 33'd31) >> 5;
+      for (int k = 0; k < NS; k++) c_end_q[k] <= 33'(s_off[k]) + 33'(s_len[k]);
     end
   end
 
-  // Stage 2 (L_CHECK2): every dimension rule, then the first failing code.
+  // Stage 1 (L_CHECK1): derived widths and the mask-row count.
+  logic [7:0]  d_sbits_q, d_cbits_q, d_rbits_q, d_tbits_q, d_bbits_q;
+  logic [63:0] d_rw_q;
+  always_ff @(posedge clk_i) begin
+    if (state_q == L_CHECK1) begin
+      d_sbits_q <= max1(bitlen(f_states));
+      d_cbits_q <= max1(bitlen(c_cm1_q));
+      d_rbits_q <= max1(bitlen(f_rows));
+      d_tbits_q <= max1(bitlen(c_vm1_q));
+      d_bbits_q <= max1(bitlen(c_bm1_q));
+      d_rw_q    <= 64'(f_rows) * 64'(c_wpad_q);
+    end
+  end
+
+  // Stage 2 (L_CHECK2): every rule, one flag each.
   logic dims_ok, cap_ok;
+  logic [NS-1:0] sec_ok;
   always_comb begin
     logic [7:0]  want_logic [NS];
     logic [63:0] want_count [NS];
     logic [63:0] want_len;
-    logic [32:0] prev_end, this_end;
-    logic [31:0] bitmap_words;
-    bitmap_words = 32'((33'(f_states) + 33'd31) >> 5);
+    logic [32:0] prev_end;
     want_logic[0] = d_cbits_q;  want_count[0] = 64'(f_vocab);
     want_logic[1] = d_bbits_q;  want_count[1] = 64'(f_states);
     want_logic[2] = 8'd32;      want_count[2] = 64'(f_comb);
-    want_logic[3] = 8'd32;      want_count[3] = 64'(bitmap_words);
+    want_logic[3] = 8'd32;      want_count[3] = 64'(c_bmw_q);
     want_logic[4] = d_rbits_q;  want_count[4] = 64'(f_states);
     want_logic[5] = 8'd32;      want_count[5] = d_rw_q;
     want_logic[6] = d_tbits_q;  want_count[6] = 64'(f_states);
-    want_logic[7] = 8'd32;      want_count[7] = 64'(bitmap_words);
+    want_logic[7] = 8'd32;      want_count[7] = 64'(c_bmw_q);
     dims_ok = f_vocab != 32'd0 && f_states != 32'd0 && f_classes != 32'd0 &&
               32'(f_sbits) == 32'(d_sbits_q) && f_cbits == d_cbits_q &&
               f_rbits == d_rbits_q && f_tbits == d_tbits_q &&
               f_bbits == d_bbits_q && f_comb >= f_classes && d_sbits_q <= 8'd16 &&
               33'(f_wpr) == d_wpr_q && f_wbits == 8'd32 &&
-              f_reject == (32'd1 << d_sbits_q) - 32'd1 &&
-              f_empty == (32'd1 << d_rbits_q) - 32'd1 &&
+              f_reject == low_ones(d_sbits_q) &&
+              f_empty == low_ones(d_rbits_q) &&
               f_start < f_states &&
               (f_final == fsm_pkg::IMG_NONE || f_final < f_states) &&
               (f_eos == fsm_pkg::IMG_NONE || f_eos < f_vocab) &&
               ((f_eos == fsm_pkg::IMG_NONE) == (f_final == fsm_pkg::IMG_NONE));
     prev_end = 33'(HDR_BYTES);
     for (int k = 0; k < NS; k++) begin
-      want_len = want_count[k] * 64'(storage(want_logic[k]) >> 3);
-      this_end = 33'(s_off[k]) + 33'(s_len[k]);
-      if (32'(s_id[k]) != 32'(k + 1) || s_logic[k] != want_logic[k] ||
-          s_elem[k] != storage(want_logic[k]) || 64'(s_count[k]) != want_count[k] ||
-          64'(s_len[k]) != want_len || s_off[k][5:0] != 6'd0 ||
-          33'(s_off[k]) < prev_end || this_end > 33'(f_total)) begin
-        dims_ok = 1'b0;
-      end
-      prev_end = this_end;
+      want_len = want_count[k] << (storage(want_logic[k]) == 8'd8  ? 0 :
+                                   storage(want_logic[k]) == 8'd16 ? 1 : 2);
+      sec_ok[k] = !(32'(s_id[k]) != 32'(k + 1) || s_logic[k] != want_logic[k] ||
+                    s_elem[k] != storage(want_logic[k]) || 64'(s_count[k]) != want_count[k] ||
+                    64'(s_len[k]) != want_len || s_off[k][5:0] != 6'd0 ||
+                    33'(s_off[k]) < prev_end || c_end_q[k] > 33'(f_total));
+      prev_end = c_end_q[k];
     end
     cap_ok = f_vocab <= 32'(VocabMax) && 32'(d_sbits_q) <= 32'(StateW) &&
              32'(d_cbits_q) <= 32'(ClassW) && 32'(d_rbits_q) <= 32'(RowW) &&
@@ -386,20 +453,51 @@ module fsm_loader #(
              f_comb <= 32'(NsCap);
   end
 
+  // Failing rules in priority order (the order of the header comment).
+  typedef enum int {
+    F_SHORT, F_MAGIC, F_VERSION, F_LAYOUT, F_HDR_LEN, F_HDR_CRC, F_TOTAL, F_PAY_CRC,
+    F_DIMS, F_CAP, F_N
+  } fail_e;
+  logic [F_PAY_CRC:0] fail_q;
+  logic [F_N-1:0]     fail;
+  logic               dims_ok_q, cap_ok_q;
+  logic [NS-1:0]      sec_ok_q;
+  always_ff @(posedge clk_i) begin
+    if (state_q == L_CHECK2) begin
+      fail_q[F_SHORT]   <= keep_err_q || bytes_q < 32'd72;
+      fail_q[F_MAGIC]   <= f_magic != fsm_pkg::IMG_MAGIC;
+      fail_q[F_VERSION] <= f_version != fsm_pkg::IMG_VERSION;
+      fail_q[F_LAYOUT]  <= f_nsec != 16'(fsm_pkg::IMG_NUM_SECTIONS) ||
+                           f_hdr_bytes != HDR_BYTES[15:0];
+      fail_q[F_HDR_LEN] <= bytes_q < HDR_BYTES;
+      fail_q[F_HDR_CRC] <= ~hcrc_q != f_hdr_crc;
+      fail_q[F_TOTAL]   <= bytes_q != f_total;
+      fail_q[F_PAY_CRC] <= ~pcrc_q != f_pay_crc;
+      dims_ok_q         <= dims_ok;
+      sec_ok_q          <= sec_ok;
+      cap_ok_q          <= cap_ok;
+    end
+  end
+  always_comb begin
+    fail[F_PAY_CRC:F_SHORT] = fail_q[F_PAY_CRC:F_SHORT];
+    fail[F_DIMS]            = !(dims_ok_q && (&sec_ok_q));
+    fail[F_CAP]             = !cap_ok_q;
+  end
+
+  // Stage 3 (L_CHECK3): the first failing rule's code.
   logic [7:0] verdict;
   always_comb begin
-    if (keep_err_q || bytes_q < 32'd72)         verdict = fsm_pkg::ST_LD_LENGTH;
-    else if (f_magic != fsm_pkg::IMG_MAGIC)     verdict = fsm_pkg::ST_LD_MAGIC;
-    else if (f_version != fsm_pkg::IMG_VERSION) verdict = fsm_pkg::ST_LD_VERSION;
-    else if (f_nsec != 16'(fsm_pkg::IMG_NUM_SECTIONS) || f_hdr_bytes != HDR_BYTES[15:0])
-                                                verdict = fsm_pkg::ST_LD_VERSION;
-    else if (bytes_q < HDR_BYTES)               verdict = fsm_pkg::ST_LD_LENGTH;
-    else if (~hcrc_q != f_hdr_crc)              verdict = fsm_pkg::ST_LD_HDR_CRC;
-    else if (bytes_q != f_total)                verdict = fsm_pkg::ST_LD_LENGTH;
-    else if (~pcrc_q != f_pay_crc)              verdict = fsm_pkg::ST_LD_PAY_CRC;
-    else if (!dims_ok)                          verdict = fsm_pkg::ST_LD_DIMS;
-    else if (!cap_ok)                           verdict = fsm_pkg::ST_LD_CAPACITY;
-    else                                        verdict = fsm_pkg::ST_OK;
+    if (fail[F_SHORT])        verdict = fsm_pkg::ST_LD_LENGTH;
+    else if (fail[F_MAGIC])   verdict = fsm_pkg::ST_LD_MAGIC;
+    else if (fail[F_VERSION]) verdict = fsm_pkg::ST_LD_VERSION;
+    else if (fail[F_LAYOUT])  verdict = fsm_pkg::ST_LD_VERSION;
+    else if (fail[F_HDR_LEN]) verdict = fsm_pkg::ST_LD_LENGTH;
+    else if (fail[F_HDR_CRC]) verdict = fsm_pkg::ST_LD_HDR_CRC;
+    else if (fail[F_TOTAL])   verdict = fsm_pkg::ST_LD_LENGTH;
+    else if (fail[F_PAY_CRC]) verdict = fsm_pkg::ST_LD_PAY_CRC;
+    else if (fail[F_DIMS])    verdict = fsm_pkg::ST_LD_DIMS;
+    else if (fail[F_CAP])     verdict = fsm_pkg::ST_LD_CAPACITY;
+    else                        verdict = fsm_pkg::ST_OK;
   end
 
   // ---------------------------------------------------------------- control
@@ -409,10 +507,12 @@ module fsm_loader #(
       L_IDLE:   if (start_i) state_d = L_RECV;
       // The last registered beat is processed in the cycle after TLAST.
       L_RECV:   if (blast_q) state_d = L_HCRC;
-      // The header CRC needs 23 cycles after the header; a short image skips it.
-      L_HCRC:   if (!hdr_full_q || hcrc_idx_q == 5'(HQ)) state_d = L_CHECK1;
+      // The header CRC needs 26 cycles after the header; a short image skips it.
+      L_HCRC:   if (!hdr_full_q || (hcrc_idx_q == 5'(HQ) && !hwv_q)) state_d = L_CHECK0;
+      L_CHECK0: state_d = L_CHECK1;
       L_CHECK1: state_d = L_CHECK2;
-      L_CHECK2: state_d = L_DONE;
+      L_CHECK2: state_d = L_CHECK3;
+      L_CHECK3: state_d = L_DONE;
       L_DONE:   state_d = L_IDLE;
       default:  state_d = L_IDLE;
     endcase
@@ -424,7 +524,7 @@ module fsm_loader #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (state_q == L_CHECK2) status_o <= verdict;
+    if (state_q == L_CHECK3) status_o <= verdict;
   end
 
   assign busy_o          = (state_q != L_IDLE);

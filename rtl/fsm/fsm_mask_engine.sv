@@ -7,6 +7,9 @@
 // most a LoadW/MaskW-way select, no funnel shift. Bits past V in the last beat
 // are cleared, and the EOS bit is driven from the state's accepting flag. One
 // beat per cycle; a job queued behind the current one starts without a gap.
+// Jobs arrive from a pipeline register and are always taken: the sender keeps
+// jobs_o + (jobs it has in flight) <= Jobs (`Jobs` = 3: the current job and two
+// queued), so that its accept decision needs no handshake with this block.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -25,8 +28,8 @@ module fsm_mask_engine #(
   input  wire logic               rst_ni,
 
   // Job from the command pipeline
-  input  wire logic               job_valid_i,
-  output logic                    job_ready_o,
+  input  wire logic               job_valid_i,     // always taken (see the header)
+  output logic      [1:0]         jobs_o,          // jobs held: current + queued, 0..3
   input  wire logic [BankW-1:0]   job_bank_i,
   input  wire logic [AddrW-1:0]   job_base_i,      // first word of the row in the region
   input  wire logic               job_empty_i,     // all-zero row (not stored)
@@ -61,78 +64,76 @@ module fsm_mask_engine #(
                       "fsm_mask_engine: MaskW must be a power of two in 32..LoadW")
 
   // ---------------------------------------------------------------- jobs
-  // cur: the job being issued; nxt: one queued behind it.
-  logic             cur_v_q, nxt_v_q;
-  logic [BankW-1:0] cur_bank_q, nxt_bank_q;
-  logic [AddrW-1:0] cur_word_q, nxt_base_q;      // cur_word_q: word of the next beat
-  logic [PW-1:0]    cur_piece_q;                 // MaskW piece of that word
-  logic             cur_empty_q, nxt_empty_q;
-  logic [BeatW-1:0] cur_beat_q, cur_nb_q, nxt_nb_q;
-  logic [TokW:0]    cur_v_tok_q, nxt_v_tok_q;
-  logic             cur_eosv_q, nxt_eosv_q;
-  logic [TokW-1:0]  cur_eos_q, nxt_eos_q;
-  logic             cur_acc_q, nxt_acc_q;
+  // A job, packed: {bank, base, empty, nbeats, vocab, eos_valid, eos, accepting}.
+  localparam int JobW = BankW + AddrW + 1 + BeatW + (TokW + 1) + 1 + TokW + 1;
+  logic [JobW-1:0] job_in;
+  assign job_in = {job_bank_i, job_base_i, job_empty_i, job_nbeats_i, job_vocab_i,
+                   job_eos_valid_i, job_eos_i, job_accepting_i};
 
-  logic issue, last_issue, take_job;
+  // cur: the job being issued; q0, q1: queued behind it, q0 first.
+  logic             cur_v_q;
+  logic [1:0]       q_v_q;
+  logic [JobW-1:0]  q_q [2];
+  logic [BankW-1:0] cur_bank_q;
+  logic [AddrW-1:0] cur_word_q;                  // word of the next beat
+  logic [PW-1:0]    cur_piece_q;                 // MaskW piece of that word
+  logic             cur_empty_q;
+  logic [BeatW-1:0] cur_beat_q, cur_nb_q;
+  logic [TokW:0]    cur_v_tok_q;
+  logic             cur_eosv_q;
+  logic [TokW-1:0]  cur_eos_q;
+  logic             cur_acc_q;
+
+  logic issue, last_issue, refill, pop, push;
   logic [LevelW-1:0] level;
   logic              rv_q;           // a read is in flight
 
   // Issue a read only if the output buffer will have room for its data.
   assign issue      = cur_v_q && (32'(level) + 32'(rv_q) < Depth);
   assign last_issue = issue && (cur_beat_q == cur_nb_q - BeatW'(1));
-  assign job_ready_o = !nxt_v_q;
-  assign take_job    = job_valid_i && job_ready_o;
+  assign refill     = !cur_v_q || last_issue;
+  // cur is refilled from the queue, or straight from the input when it is empty.
+  assign pop        = refill && q_v_q[0];
+  assign push       = job_valid_i && !(refill && !q_v_q[0]);
+  assign jobs_o     = 2'(cur_v_q) + 2'(q_v_q[0]) + 2'(q_v_q[1]);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cur_v_q <= 1'b0;
-      nxt_v_q <= 1'b0;
+      q_v_q   <= '0;
     end else begin
-      // cur is refilled from nxt, or straight from the input when nothing waits.
-      if (!cur_v_q || last_issue) begin
-        if (nxt_v_q) begin
-          cur_v_q <= 1'b1;
-          nxt_v_q <= take_job;
-        end else begin
-          cur_v_q <= take_job;
-        end
-      end else if (take_job) begin
-        nxt_v_q <= 1'b1;
-      end
+      if (refill) cur_v_q <= q_v_q[0] || job_valid_i;
+      unique case ({pop, push})
+        2'b10:   q_v_q <= {1'b0, q_v_q[1]};
+        2'b01:   q_v_q <= {q_v_q[0], 1'b1};
+        default: q_v_q <= q_v_q;     // 2'b11 keeps the count; 2'b00 no change
+      endcase
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (take_job && !(nxt_v_q == 1'b0 && (!cur_v_q || last_issue))) begin
-      nxt_bank_q  <= job_bank_i;
-      nxt_base_q  <= job_base_i;
-      nxt_empty_q <= job_empty_i;
-      nxt_nb_q    <= job_nbeats_i;
-      nxt_v_tok_q <= job_vocab_i;
-      nxt_eosv_q  <= job_eos_valid_i;
-      nxt_eos_q   <= job_eos_i;
-      nxt_acc_q   <= job_accepting_i;
-    end
-    if (!cur_v_q || last_issue) begin
-      if (nxt_v_q) begin
-        cur_bank_q  <= nxt_bank_q;
-        cur_word_q  <= nxt_base_q;
-        cur_empty_q <= nxt_empty_q;
-        cur_nb_q    <= nxt_nb_q;
-        cur_v_tok_q <= nxt_v_tok_q;
-        cur_eosv_q  <= nxt_eosv_q;
-        cur_eos_q   <= nxt_eos_q;
-        cur_acc_q   <= nxt_acc_q;
-      end else begin
-        cur_bank_q  <= job_bank_i;
-        cur_word_q  <= job_base_i;
-        cur_empty_q <= job_empty_i;
-        cur_nb_q    <= job_nbeats_i;
-        cur_v_tok_q <= job_vocab_i;
-        cur_eosv_q  <= job_eos_valid_i;
-        cur_eos_q   <= job_eos_i;
-        cur_acc_q   <= job_accepting_i;
+    unique case ({pop, push})
+      2'b10: q_q[0] <= q_q[1];
+      2'b01: begin
+        if (!q_v_q[0]) q_q[0] <= job_in;
+        else           q_q[1] <= job_in;
       end
+      2'b11: begin
+        if (q_v_q[1]) begin
+          q_q[0] <= q_q[1];
+          q_q[1] <= job_in;
+        end else begin
+          q_q[0] <= job_in;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (refill) begin
+      {cur_bank_q, cur_word_q, cur_empty_q, cur_nb_q, cur_v_tok_q, cur_eosv_q, cur_eos_q,
+       cur_acc_q} <= q_v_q[0] ? q_q[0] : job_in;
       cur_beat_q  <= '0;
       cur_piece_q <= '0;
     end else if (issue) begin
@@ -204,8 +205,19 @@ module fsm_mask_engine #(
   );
   assign level = fifo_level;
 
-  assign idle_o = !cur_v_q && !nxt_v_q && !rv_q;
+  assign idle_o = !cur_v_q && !q_v_q[0] && !rv_q;
   assign beat_o = m_tvalid_o && m_tready_i;
+
+`ifdef COMMON_ASSERT_ON
+  // The sender's accounting: a job never arrives with the queue full.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(push && q_v_q[1] && !pop))
+        else $fatal(1, "fsm_mask_engine: job arrived with the queue full");
+      assert (!q_v_q[1] || q_v_q[0]) else $fatal(1, "fsm_mask_engine: queue has a hole");
+    end
+  end
+`endif
 
 endmodule
 

@@ -9,7 +9,7 @@ from uvm_env.common.cycle_bounds import CycleBounds
 
 ADVANCE_LATENCY = 4        # command accepted -> result valid, idle core (S0..S4)
 VALIDATE_RESULT_LAG = 4    # last token beat -> result
-MASK_FIRST_BEAT = 2        # command accepted -> beat 0
+MASK_FIRST_BEAT = 3        # command accepted -> beat 0 (S0, S1 hand-over, read)
 
 
 def check(res: dict, bounds: CycleBounds | None = None) -> CycleBounds:
