@@ -9,9 +9,10 @@
 // Pipeline (docs/fsm-protocol.md has the cycle model):
 //   S0  accept a command; slot checks; token -> class read (token_class memory)
 //   S1  class lane
-//   S2  slot state and row base (forwarded from S4); comb read at row base + class
-//   S3  next state, allowed? (check == state); state-info reads (row base,
-//       accepting, forced, mask row) of the state the result reports
+//   S2  slot state and row base (forwarded from S3 or S4); comb read at row base + class
+//   S3  next state, allowed? (check == state); VIOLATED / TOKEN, with the slot's
+//       violated flag and position forwarded from S4; state-info reads (row
+//       base, accepting, forced, mask row) of the state the result reports
 //   S4  result (offered the same cycle through fsm_out_fifo); slot write-back
 // One command enters per cycle. A command on the slot of the command just
 // ahead waits one cycle (its state is then forwarded from S4), a command on a
@@ -666,30 +667,32 @@ module fsm_core #(
       s2_base = s2_vfwd ? s3_base : vx_base_q;
       s2_viol = vx_viol_q;
       s2_pos  = vx_pos_q;
-    end else if (s2_fwd3) begin
-      s2_s    = s3_nstate;
-      s2_base = s3_base;
-      s2_viol = s3_nviol;
-      s2_pos  = s3_npos;
-    end else if (s2_fwd4) begin
-      s2_s    = p_nstate_q;
-      s2_base = s4_base;
-      s2_viol = p_nviol_q;
-      s2_pos  = p_npos_q;
     end else begin
-      s2_s    = sl_state_q[s2_si];
-      s2_base = sl_base_q[s2_si];
-      s2_viol = sl_viol_q[s2_si];
-      s2_pos  = sl_pos_q[s2_si];
+      // State and row base (the walk) come from S3 when it writes the slot; the
+      // violated flag and position never do: S3 takes them from S4 a cycle later,
+      // so nothing decided after the comb read feeds back into S2.
+      if (s2_fwd3) begin
+        s2_s    = s3_nstate;
+        s2_base = s3_base;
+      end else if (s2_fwd4) begin
+        s2_s    = p_nstate_q;
+        s2_base = s4_base;
+      end else begin
+        s2_s    = sl_state_q[s2_si];
+        s2_base = sl_base_q[s2_si];
+      end
+      if (s2_fwd4) begin
+        s2_viol = p_nviol_q;
+        s2_pos  = p_npos_q;
+      end else begin
+        s2_viol = sl_viol_q[s2_si];
+        s2_pos  = sl_pos_q[s2_si];
+      end
     end
     // Comb entries are 32 bits: entry i at byte 4i of the region (an add, a shift).
     s2_cb_idx  = 32'(s2_base) + p_cls_q;
     s2_cb_byte = s2_cb_idx << 2;
     s2_err = p_err_q[2];
-    if (s2_err == fsm_pkg::ST_OK && s2_viol &&
-        (p_kind_q[2] == K_ADVANCE || p_kind_q[2] == K_VHDR)) s2_err = fsm_pkg::ST_VIOLATED;
-    if (s2_err == fsm_pkg::ST_OK && p_kind_q[2] == K_ADVANCE && p_tokraw_q[2][31] == 1'b1)
-      s2_err = fsm_pkg::ST_TOKEN;   // bit 31 of p_tokraw_q carries "token >= V" (see S0->S1)
   end
 
   assign cb_re    = p_v_q[2];
@@ -704,6 +707,10 @@ module fsm_core #(
   logic              s3_accepted, s3_viol_ev;
   logic [31:0]       s3_aux, s3_vpos, s3_vtok;
   logic [7:0]        s3_err;
+  // The slot's violated flag and position as S3 sees them: from the op just
+  // ahead (now in S4) when it writes the same slot, else as S2 took them.
+  logic              s3_fwd4, s3_viol_in;
+  logic [31:0]       s3_pos_in, s3_pos_inc;
   // VALIDATE context after this beat
   logic [7:0]        vx_err_d;
   logic [31:0]       vx_pos_d, vx_idx_d, vx_vidx_d, vx_vpos_d, vx_vtok_d;
@@ -717,15 +724,24 @@ module fsm_core #(
     s3_n       = {16'h0, s3_cb[15:0]};
     s3_chk     = {16'h0, s3_cb[31:16]};
     s3_allowed = p_class_ok3_q && (s3_chk == 32'(p_s_q)) && (s3_n < 32'(bp_states_q[b]));
+    s3_fwd4    = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[3];
+    s3_viol_in = s3_fwd4 ? p_nviol_q : p_viol_q;
+    s3_pos_in  = s3_fwd4 ? p_npos_q : p_pos_q;
+    s3_pos_inc = s3_pos_in + 32'd1;    // beside the comb read, not after it
+    // Errors that need the slot's flags, in priority order after S0's.
     s3_err     = p_err_q[3];
+    if (s3_err == fsm_pkg::ST_OK && s3_viol_in &&
+        (p_kind_q[3] == K_ADVANCE || p_kind_q[3] == K_VHDR)) s3_err = fsm_pkg::ST_VIOLATED;
+    else if (s3_err == fsm_pkg::ST_OK && p_kind_q[3] == K_ADVANCE && p_tokraw_q[3][31])
+      s3_err = fsm_pkg::ST_TOKEN;   // bit 31 of p_tokraw_q carries "token >= V" (see S1)
     s3_nstate  = p_s_q;
-    s3_nviol   = p_viol_q;
-    s3_npos    = p_pos_q;
+    s3_nviol   = s3_viol_in;
+    s3_npos    = s3_pos_in;
     s3_accepted = 1'b0;
     s3_wb      = 1'b0;
-    s3_aux     = p_pos_q;
+    s3_aux     = s3_pos_in;
     s3_viol_ev = 1'b0;
-    s3_vpos    = p_pos_q;
+    s3_vpos    = s3_pos_in;
     s3_vtok    = p_tokraw_q[3];
     vx_err_d   = vx_err_q;
     vx_state_d = vx_state_q;
@@ -739,7 +755,7 @@ module fsm_core #(
       K_ADVANCE: begin
         s3_accepted = s3_allowed;
         s3_nstate   = s3_allowed ? StateW'(s3_n) : p_s_q;
-        s3_npos     = p_pos_q + 32'(s3_allowed);
+        s3_npos     = s3_allowed ? s3_pos_inc : s3_pos_in;
         s3_nviol    = !s3_allowed;
         s3_aux      = s3_npos;
         s3_wb       = (s3_err == fsm_pkg::ST_OK);
@@ -756,7 +772,7 @@ module fsm_core #(
         if (p_kind_q[3] == K_VHDR) begin
           vx_err_d   = s3_err;
           vx_state_d = p_s_q;
-          vx_pos_d   = p_pos_q;
+          vx_pos_d   = s3_pos_in;
           vx_idx_d   = 32'd0;
           vx_viol_d  = 1'b0;
         end else if (vx_err_q == fsm_pkg::ST_OK) begin

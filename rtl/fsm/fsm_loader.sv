@@ -349,23 +349,14 @@ module fsm_loader #(
   end
 
   // ---------------------------------------------------------------- verdict
-  // Bits needed for x: the leading one as a one-hot (x[i] with no bit set
-  // above it: a constant mask, a wide OR), then an OR of constants; shallower
-  // than a 32-step priority chain.
-  function automatic logic [7:0] bitlen(input logic [31:0] x);
-    logic [31:0] above;
-    logic [7:0]  n;
-    n = 8'd0;
-    for (int i = 0; i < 32; i++) begin
-      above = ~32'h0 << (i + 1);     // a constant per i: bits i+1..31
-      if (i == 31) above = 32'h0;
-      if (x[i] && (x & above) == 32'h0) n = n | 8'(i + 1);
-    end
-    bitlen = n;
-  endfunction
-
-  function automatic logic [7:0] max1(input logic [7:0] x);
-    max1 = (x == 8'd0) ? 8'd1 : x;
+  // max(1, bit length of x) == w, without computing the bit length: x has no
+  // bit at w or above, and bit w-1 set (unless w is 1). The "any bit at i or
+  // above" terms are wide ORs of constant slices, picked by w.
+  function automatic logic width_ok(input logic [31:0] x, input logic [7:0] w);
+    logic [32:0] above;
+    for (int i = 0; i <= 32; i++) above[i] = (i < 32) ? ((x >> i) != 32'h0) : 1'b0;
+    if (w == 8'd0 || w > 8'd32) width_ok = 1'b0;
+    else width_ok = !above[w[5:0]] && (w == 8'd1 || x[w[4:0] - 5'd1]);
   endfunction
 
   function automatic logic [7:0] storage(input logic [7:0] logical);
@@ -396,17 +387,20 @@ module fsm_loader #(
     end
   end
 
-  // Stage 1 (L_CHECK1): derived widths and the mask-row count.
-  logic [7:0]  d_sbits_q, d_cbits_q, d_rbits_q, d_tbits_q, d_bbits_q;
-  logic [63:0] d_rw_q;
+  // Stage 1 (L_CHECK1): the header's widths against its counts, and the
+  // mask-row count. Later rules use the header's widths: where one is wrong
+  // the image fails on DIMS before any rule that uses it could decide.
+  localparam int NW = 5;   // states, classes, rows, tokens, comb
+  logic [NW-1:0] d_wok_q;
+  logic [63:0]   d_rw_q;
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK1) begin
-      d_sbits_q <= max1(bitlen(f_states));
-      d_cbits_q <= max1(bitlen(c_cm1_q));
-      d_rbits_q <= max1(bitlen(f_rows));
-      d_tbits_q <= max1(bitlen(c_vm1_q));
-      d_bbits_q <= max1(bitlen(c_bm1_q));
-      d_rw_q    <= 64'(f_rows) * 64'(c_wpad_q);
+      d_wok_q[0] <= width_ok(f_states, f_sbits);
+      d_wok_q[1] <= width_ok(c_cm1_q, f_cbits);
+      d_wok_q[2] <= width_ok(f_rows, f_rbits);
+      d_wok_q[3] <= width_ok(c_vm1_q, f_tbits);
+      d_wok_q[4] <= width_ok(c_bm1_q, f_bbits);
+      d_rw_q     <= 64'(f_rows) * 64'(c_wpad_q);
     end
   end
 
@@ -418,21 +412,19 @@ module fsm_loader #(
     logic [63:0] want_count [NS];
     logic [63:0] want_len;
     logic [32:0] prev_end;
-    want_logic[0] = d_cbits_q;  want_count[0] = 64'(f_vocab);
-    want_logic[1] = d_bbits_q;  want_count[1] = 64'(f_states);
+    want_logic[0] = f_cbits;  want_count[0] = 64'(f_vocab);
+    want_logic[1] = f_bbits;  want_count[1] = 64'(f_states);
     want_logic[2] = 8'd32;      want_count[2] = 64'(f_comb);
     want_logic[3] = 8'd32;      want_count[3] = 64'(c_bmw_q);
-    want_logic[4] = d_rbits_q;  want_count[4] = 64'(f_states);
+    want_logic[4] = f_rbits;  want_count[4] = 64'(f_states);
     want_logic[5] = 8'd32;      want_count[5] = d_rw_q;
-    want_logic[6] = d_tbits_q;  want_count[6] = 64'(f_states);
+    want_logic[6] = f_tbits;  want_count[6] = 64'(f_states);
     want_logic[7] = 8'd32;      want_count[7] = 64'(c_bmw_q);
     dims_ok = f_vocab != 32'd0 && f_states != 32'd0 && f_classes != 32'd0 &&
-              32'(f_sbits) == 32'(d_sbits_q) && f_cbits == d_cbits_q &&
-              f_rbits == d_rbits_q && f_tbits == d_tbits_q &&
-              f_bbits == d_bbits_q && f_comb >= f_classes && d_sbits_q <= 8'd16 &&
+              (&d_wok_q) && f_comb >= f_classes && f_sbits <= 8'd16 &&
               33'(f_wpr) == d_wpr_q && f_wbits == 8'd32 &&
-              f_reject == low_ones(d_sbits_q) &&
-              f_empty == low_ones(d_rbits_q) &&
+              f_reject == low_ones(f_sbits) &&
+              f_empty == low_ones(f_rbits) &&
               f_start < f_states &&
               (f_final == fsm_pkg::IMG_NONE || f_final < f_states) &&
               (f_eos == fsm_pkg::IMG_NONE || f_eos < f_vocab) &&
@@ -447,9 +439,9 @@ module fsm_loader #(
                     33'(s_off[k]) < prev_end || c_end_q[k] > 33'(f_total));
       prev_end = c_end_q[k];
     end
-    cap_ok = f_vocab <= 32'(VocabMax) && 32'(d_sbits_q) <= 32'(StateW) &&
-             32'(d_cbits_q) <= 32'(ClassW) && 32'(d_rbits_q) <= 32'(RowW) &&
-             32'(d_tbits_q) <= 32'(TokW) && f_rows <= 32'(RowCap) &&
+    cap_ok = f_vocab <= 32'(VocabMax) && 32'(f_sbits) <= 32'(StateW) &&
+             32'(f_cbits) <= 32'(ClassW) && 32'(f_rbits) <= 32'(RowW) &&
+             32'(f_tbits) <= 32'(TokW) && f_rows <= 32'(RowCap) &&
              f_comb <= 32'(NsCap);
   end
 

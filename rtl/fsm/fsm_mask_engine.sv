@@ -8,8 +8,8 @@
 // are cleared, and the EOS bit is driven from the state's accepting flag. One
 // beat per cycle; a job queued behind the current one starts without a gap.
 // Jobs arrive from a pipeline register and are always taken: the sender keeps
-// jobs_o + (jobs it has in flight) <= Jobs (`Jobs` = 3: the current job and two
-// queued), so that its accept decision needs no handshake with this block.
+// jobs_o + (jobs it has in flight) below 3 (the current job and two queued)
+// when it admits one, so that its accept decision needs no handshake here.
 `default_nettype none
 
 `include "common_macros.svh"
