@@ -499,8 +499,9 @@ module fsm_loader #(
       L_IDLE:   if (start_i) state_d = L_RECV;
       // The last registered beat is processed in the cycle after TLAST.
       L_RECV:   if (blast_q) state_d = L_HCRC;
-      // The header CRC needs 26 cycles after the header; a short image skips it.
-      L_HCRC:   if (!hdr_full_q || (hcrc_idx_q == 5'(HQ) && !hwv_q)) state_d = L_CHECK0;
+      // The header CRC picks 25 words after the header; a short image skips it.
+      // The last pick is folded in during L_CHECK0, before L_CHECK2 compares.
+      L_HCRC:   if (!hdr_full_q || hcrc_idx_q == 5'(HQ)) state_d = L_CHECK0;
       L_CHECK0: state_d = L_CHECK1;
       L_CHECK1: state_d = L_CHECK2;
       L_CHECK2: state_d = L_CHECK3;

@@ -90,7 +90,11 @@ class FsmErrorsTest(FsmBaseTest):
         await seq.load(1, g1)
         # Mask-row bits at and past V set in an image that passes every loader check:
         # the streamer must clear them (the loader does not read table values).
-        await seq.load(1, g1, image=dirty_padding(g1.image))
+        # V between MaskW and 2 MaskW, not a multiple: the last beat is partial (with
+        # V <= MaskW or a multiple of it no beat has bits past V to clear).
+        gd = random_grammar(rng, size=p.mask_w + 1 + rng.randrange(p.mask_w - 2))
+        assert p.mask_w < gd.vocab_size < 2 * p.mask_w and gd.vocab_size % p.mask_w
+        await seq.load(1, gd, image=dirty_padding(gd.image))
         await seq.bind(free, 1)
         await seq.mask(free)
         for tok in seq.walk(free, 3):

@@ -57,7 +57,9 @@ class FsmTableLoadTest(FsmBaseTest):
         slots = [0, 1, 2, 3, 4, 5]
         lrng = self.rng("images")
         kinds = sorted(KINDS)
-        rounds = env_int("N_ROUNDS", 2 * len(kinds))
+        # Every third round reloads a good image; the others take the kinds in turn.
+        rounds = env_int("N_ROUNDS", 3 * len(kinds))
+        n_bad = 0
         for r in range(rounds):
             await RandomWalkSeq(f"walk{r}", env, self.rng(f"walk{r}"),
                                 n_ops=env_int("N_OPS", 600) // rounds, slots=slots,
@@ -76,7 +78,8 @@ class FsmTableLoadTest(FsmBaseTest):
                         await seq.do(OP_ADVANCE, slot=slot, token=0)
                         break
             else:
-                kind = kinds[r % len(kinds)]
+                kind = kinds[n_bad % len(kinds)]
+                n_bad += 1
                 src = lrng.choice(pool)
                 data, keep = corrupt(src.image, kind, lrng, p.load_w)
                 self.check_image(data, keep, KINDS[kind])

@@ -33,6 +33,7 @@ KINDS = {
     "hdr_crc": ST_LD_HDR_CRC,
     "pay_crc": ST_LD_PAY_CRC,
     "truncated": ST_LD_LENGTH,
+    "cut_early": ST_LD_LENGTH,
     "short": ST_LD_LENGTH,
     "trailing": ST_LD_LENGTH,
     "keep": ST_LD_LENGTH,
@@ -74,6 +75,11 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
     elif kind == "truncated":
         cut = rng.randrange(HDR, len(d))
         d = d[:cut - cut % 8] if rng.random() < 0.7 else d[:cut]
+    elif kind == "cut_early":
+        # Cut within a few beats of the header's end, while the loader may still be
+        # running the header CRC (25 qwords, one per cycle) when TLAST arrives.
+        cut = HDR + 8 * rng.randrange(1, 4 * lb // 8 + 1)
+        d = d[:min(cut, len(d) - 8)]
     elif kind == "short":
         d = d[:rng.choice([0, 8, 40, 64, 71, 72, 100, 176, 183])]
     elif kind == "trailing":
