@@ -328,7 +328,7 @@ module fsm_core #(
     .re_i (mr_re), .raddr_i (mr_raddr), .rdata_o (mr_rdata));
 
   // ---------------------------------------------------------------- loader
-  logic        ld_start_q, ld_busy, ld_done;
+  logic        ld_start_q, ld_done;
   logic [7:0]  ld_status;
   logic [31:0] ld_bytes, ld_vocab, ld_states, ld_classes, ld_rows, ld_wpr, ld_start_st, ld_eos;
   logic        ld_eosv;
@@ -355,7 +355,6 @@ module fsm_core #(
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .start_i         (ld_start_q),
-    .busy_o          (ld_busy),
     .s_tvalid_i      (load_tvalid_i),
     .s_tready_o      (load_tready_o),
     .s_tdata_i       (load_tdata_i),
@@ -1077,7 +1076,7 @@ module fsm_core #(
   assign loading_o = loading_q;
 
   logic unused;
-  assign unused = ^{ld_busy, ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
+  assign unused = ^{ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
                     s4_states};
 
   // Stream protocol on the input ports (valid held, payload stable while stalled, no X);

@@ -41,8 +41,7 @@ module fsm_loader #(
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
 
-  input  wire logic              start_i,      // begin one image (ignored while busy)
-  output logic                   busy_o,
+  input  wire logic              start_i,      // begin one image (ignored unless idle)
 
   // Image stream
   input  wire logic              s_tvalid_i,
@@ -520,7 +519,6 @@ module fsm_loader #(
     if (state_q == L_CHECK3) status_o <= verdict;
   end
 
-  assign busy_o          = (state_q != L_IDLE);
   assign done_o          = (state_q == L_DONE);
   assign bytes_o         = bytes_q;
   assign vocab_o         = f_vocab;

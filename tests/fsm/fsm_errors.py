@@ -15,7 +15,7 @@ from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.fsm_seqs import RandomWalkSeq
 from uvm_env.fsm.grammars import build, padded_vocab, random_grammar
-from uvm_env.fsm.images import KINDS, corrupt, dirty_padding
+from uvm_env.fsm.images import DIMS_FIELDS, KINDS, corrupt, dirty_padding
 from uvm_env.fsm.protocol import (
     OP_ADVANCE,
     OP_BIND,
@@ -79,8 +79,12 @@ class FsmErrorsTest(FsmBaseTest):
         await seq.load(p.n_grammars, g1)
         # One refused image per loader check; grammar 0 keeps working after each.
         lrng = self.rng("images")
-        for kind in sorted(KINDS):
-            data, keep = corrupt(g1.image, kind, lrng, p.load_w)
+        # Every header field of the dimension rule, each alone (a rule that stopped
+        # checking one field would pass a random pick of another).
+        faults = [(k, None) for k in sorted(KINDS) if k != "dims"]
+        faults += [("dims", f) for f in DIMS_FIELDS]
+        for kind, field in faults:
+            data, keep = corrupt(g1.image, kind, lrng, p.load_w, field=field)
             await seq.load(0, g1, image=data, keep_last=keep)
             for tok in seq.walk(slot, 2):
                 await seq.advance(slot, tok)

@@ -48,9 +48,15 @@ def fix_header_crc(data: bytearray) -> None:
     struct.pack_into("<I", data, CRC_OFF, zlib.crc32(bytes(data[:HDR])))
 
 
-def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
-            ) -> tuple[bytes, int | None]:
-    """(bytes to stream, TKEEP override for the last beat or None)."""
+#: Header fields the "dims" fault breaks (byte offsets): the state, class, row, token
+#: and comb-base widths, the reject code, the start state, the comb size.
+DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44)
+
+
+def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
+            field: int | None = None) -> tuple[bytes, int | None]:
+    """(bytes to stream, TKEEP override for the last beat or None). ``field`` picks
+    the "dims" fault's field (one of DIMS_FIELDS); by default a random one."""
     d = bytearray(image)
     lb = load_w // 8
     if kind == "magic":
@@ -92,7 +98,7 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int
         bad = full ^ (1 << rng.randrange(rem)) if rem > 1 else 0b10
         return bytes(d), bad
     elif kind == "dims":
-        field = rng.choice([0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44])
+        field = rng.choice(DIMS_FIELDS) if field is None else field
         if field in (0x2C, 0x44):
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, field)[0] ^ 1)
         elif field == 0x20:
@@ -137,4 +143,5 @@ def dirty_padding(image: bytes) -> bytes:
     return bytes(d)
 
 
-__all__ = ["KINDS", "ST_LD_CAPACITY", "corrupt", "dirty_padding", "fix_header_crc"]
+__all__ = ["DIMS_FIELDS", "KINDS", "ST_LD_CAPACITY", "corrupt", "dirty_padding",
+           "fix_header_crc"]
