@@ -45,12 +45,12 @@ def test_fsm_model_catches_a_bubble_in_a_batch():
            "advance_distinct_slots": {"commands_per_cycle": 1.0},
            "advance_same_slot": {"cycles_per_command": 1.0},
            "validate": {"cycles_per_token": 1.0, "latency_after_last_token": 4},
-           "mask": {"beats_per_mask": 99, "latency_to_first_beat": 2,
-                    "cycles_per_mask_idle_core": 101, "back_to_back_beats_per_cycle": 1.0},
-           "mask_batch": {"8": {"beats": 792, "cycles": 794, "beat_span_cycles": 792}},
+           "mask": {"beats_per_mask": 99, "latency_to_first_beat": 3,
+                    "cycles_per_mask_idle_core": 102, "back_to_back_beats_per_cycle": 1.0},
+           "mask_batch": {"8": {"beats": 792, "cycles": 795, "beat_span_cycles": 792}},
            "load": {"cycles_per_beat": 1.0}}
     assert not fsm_model.check(res).failed
-    res["mask_batch"]["8"].update(cycles=795, beat_span_cycles=793)
+    res["mask_batch"]["8"].update(cycles=796, beat_span_cycles=793)
     res["advance_same_slot"]["cycles_per_command"] = 2.0
     failed = {c.name for c in fsm_model.check(res).failed}
     assert failed == {"MASK_BATCH of 8, command to last beat",

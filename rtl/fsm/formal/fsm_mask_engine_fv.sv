@@ -6,8 +6,10 @@
 //     the last beat and only there (so beats of two jobs never mix);
 //   * every bit at a token position >= V is 0, except the EOS bit the engine drives;
 //   * TVALID held until TREADY, TDATA/TLAST stable meanwhile.
-// Assumed (as fsm_core issues jobs): nbeats = ceil(V / MaskW) >= 1, EOS < V. The mask
-// memory's data and TREADY are unconstrained. Bounded model check (fsm_mask_engine.sby).
+// Assumed (as fsm_core issues jobs): nbeats = ceil(V / MaskW) >= 1, EOS < V, and a
+// job arrives only while the engine holds at most two (it takes every job: fsm_core
+// admits a MASK only if the engine's jobs plus the one in its S1 register are below
+// three). The mask memory's data and TREADY are unconstrained. Bounded model check (fsm_mask_engine.sby).
 // Formal only.
 `default_nettype none
 
@@ -34,9 +36,12 @@ module fsm_mask_engine_fv #(
 );
 
   localparam int LGM = $clog2(MaskW);
-  localparam int Q = 4;                       // shadow queue: more than the engine holds
+  // Shadow queue: more jobs than can be open, three in the engine and up to three more
+  // whose beats wait in the read register and the output buffer.
+  localparam int Q = 8;
 
-  logic             job_ready, rd_en, m_tvalid, m_tlast, idle, beat;
+  logic             rd_en, m_tvalid, m_tlast, idle, beat;
+  logic [1:0]       jobs;
   logic [3:0]       rd_addr;
   logic [MaskW-1:0] m_tdata;
 
@@ -45,7 +50,7 @@ module fsm_mask_engine_fv #(
     .TokW (TokW), .Depth (Depth)
   ) u_dut (
     .clk_i (clk_i), .rst_ni (rst_ni),
-    .job_valid_i (job_valid_i), .job_ready_o (job_ready), .job_bank_i (job_bank_i),
+    .job_valid_i (job_valid_i), .jobs_o (jobs), .job_bank_i (job_bank_i),
     .job_base_i (job_base_i), .job_empty_i (job_empty_i), .job_nbeats_i (job_nbeats_i),
     .job_vocab_i (job_vocab_i), .job_eos_valid_i (job_eos_valid_i), .job_eos_i (job_eos_i),
     .job_accepting_i (job_accepting_i),
@@ -59,15 +64,15 @@ module fsm_mask_engine_fv #(
   logic [TokW:0]    voc_q [Q];
   logic             eosv_q[Q];
   logic [TokW-1:0]  eos_q [Q];
-  logic [1:0]       head_q, tail_q;
-  logic [2:0]       cnt_q;
+  logic [2:0]       head_q, tail_q;
+  logic [3:0]       cnt_q;
   logic [BeatW-1:0] k_q;                      // beats of the head job already out
   logic             stall_q;
   logic [MaskW-1:0] data_q;
   logic             last_q;
 
   logic take;
-  assign take = job_valid_i && job_ready;
+  assign take = job_valid_i;
 
   // Bits of the head job's beat k_q below V, and its EOS bit when it falls in this beat.
   logic [TokW+1:0]  beat_lo, left;
@@ -86,6 +91,7 @@ module fsm_mask_engine_fv #(
     if (!past_valid_q) assume (!rst_ni);
     if (!rst_ni) init_q <= 1'b1;
     if (rst_ni && job_valid_i) begin
+      assume (jobs <= 2'd2);
       assume (job_vocab_i != '0);
       assume (32'(job_nbeats_i) == (32'(job_vocab_i) + MaskW - 1) / MaskW);
       if (job_eos_valid_i) assume (32'(job_eos_i) < 32'(job_vocab_i));
@@ -111,7 +117,7 @@ module fsm_mask_engine_fv #(
           k_q <= k_q + 1'b1;
         end
       end
-      cnt_q   <= cnt_q + 3'(take) - 3'(beat && m_tlast);
+      cnt_q   <= cnt_q + 4'(take) - 4'(beat && m_tlast);
       stall_q <= m_tvalid && !m_tready_i;
       data_q  <= m_tdata;
       last_q  <= m_tlast;
@@ -120,7 +126,7 @@ module fsm_mask_engine_fv #(
 
   always @(posedge clk_i) begin
     if (rst_ni && init_q) begin
-      assert (cnt_q <= 3'(Q));
+      assert (cnt_q <= 4'(Q));
       if (m_tvalid) begin
         assert (cnt_q != '0);                                   // a beat belongs to a job
         assert (k_q < nb_q[head_q]);
