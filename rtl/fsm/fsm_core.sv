@@ -92,7 +92,7 @@ module fsm_core #(
   localparam int SlotW   = (NSlots > 1) ? $clog2(NSlots) : 1;
   // Slot arrays have a power-of-two size, so S0 indexes them with the slot
   // field's low bits, without waiting for the range check (an out-of-range
-  // slot is an error whatever those entries hold; they are never written).
+  // slot is an error whatever those entries hold; no op writes them).
   localparam int SlotN   = 1 << SlotW;
   localparam int GramW   = (NGrammars > 1) ? $clog2(NGrammars) : 1;
   localparam int TokW    = $clog2(VocabMax);          // a token id
@@ -458,7 +458,7 @@ module fsm_core #(
     if (s0_kind == K_VTOK)      s0_bank = v_bank_q;
     else if (s0_kind == K_BIND) s0_bank = map_q[s0_gram];
     else                        s0_bank = sl_bank_q[s0_si];
-    // Errors found here, in priority order; VIOLATED is added at S2.
+    // Errors found here, in priority order; VIOLATED and TOKEN are added at S3.
     s0_err = fsm_pkg::ST_OK;
     if (s0_kind == K_MISC && !s0_is_load) begin
       s0_err = fsm_pkg::ST_OPCODE;
