@@ -4,6 +4,7 @@
 ../common/common_fifo_sync.sv
 radix_pkg.sv
 radix_free_stack.sv
+radix_l1_cache.sv
 radix_child_index.sv
 radix_core.sv
 radix_csr.sv

@@ -1,0 +1,1 @@
+radix_l1_cache.sv

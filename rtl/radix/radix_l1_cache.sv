@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: Apache-2.0
+// L1 cache of one radix table whose backing store is a DDR region (the L2 tier).
+//
+// To the core it looks like common_ram_sdp (one write port, one read port,
+// read-first on collisions, data held until the next read replaces it), in
+// *core time*: the core advances only in cycles with adv_i high, and every
+// latency below counts those cycles ("ticks"). A miss freezes the core: the
+// cache raises stall_o, which the core ORs with the other caches' stall_o into
+// !adv_i, fills the line from DDR (after writing back a dirty victim) and
+// drops stall_o. The core then continues as if the RAM had answered in time,
+// so the controller's results do not depend on hits and misses.
+//
+// Pipeline (ReadLatency >= 2): tick k captures the access in a request
+// register; during tick k+1 the request's set is looked up (tags in LUT RAM,
+// read asynchronously) and a hit reads or writes the data array at the end
+// of tick k+1; a miss sets stall_o at that edge. Read data is on rdata_o
+// during tick k+ReadLatency.
+//
+// DDR layout: entry i of the table is EntryBytes = 2**ceil(log2(ceil(Width/8)))
+// bytes at base_i + i*EntryBytes, little-endian, so a 64-byte line (one AXI
+// beat of 512 bits) holds 64/EntryBytes entries.
+//
+// Policy: write-back, write-allocate; Ways-way set-associative with tree
+// pseudo-LRU touched by read hits and fills (writes follow reads of the same
+// entry in the controller, so reads carry the recency). One miss at a time;
+// a dirty victim's write-back and the fill's read are in flight together.
+//
+// Requests besides reads and writes, sampled at a tick like an access:
+//   flush_i  writes every dirty line back and marks it clean (lines stay
+//            valid); flush_done_o pulses when the DDR image is complete;
+//   clear_i  invalidates every line without write-back and clears a fault.
+//
+// Faults: an error response (SLVERR or DECERR) or no response within
+// TimeoutCycles sets the sticky fault_o with fault_kind_o. The cache then
+// releases stall_o, returns zeros for the faulting read, stops all DDR traffic
+// (misses are not filled, read data is undefined, writes that miss are
+// dropped) and waits for clear_i. A request still waiting for an address or
+// data handshake keeps its valid until accepted (AXI requires it); responses
+// are matched by ID, and the ID changes with every clear, so a late response to
+// a timed-out request is dropped.
+`default_nettype none
+
+`include "common_macros.svh"
+
+module radix_l1_cache #(
+  // Bits per table entry, 1..512.
+  parameter int Width         = 32,
+  // Table entries (the DDR region holds Depth*EntryBytes bytes), power of two.
+  parameter int Depth         = 4096,
+  // Cache geometry: Sets (power of two, >= 2) x Ways (1, 2, 4 or 8) lines of 64 bytes.
+  parameter int Sets          = 64,
+  parameter int Ways          = 2,
+  // Ticks from an access to its data on rdata_o, 2..4 (as common_ram_sdp).
+  parameter int ReadLatency   = 2,
+  // AXI ID width; the ID is an epoch counter (see Faults above).
+  parameter int IdW           = 2,
+  // Cycles a DDR request may wait for its response before the fault, >= 16.
+  parameter int TimeoutCycles = 4096,
+  // Address width; derived, do not override.
+  parameter int AddrW         = $clog2(Depth)
+) (
+  input  wire logic             clk_i,
+  input  wire logic             rst_ni,
+
+  // Byte address of entry 0 in DDR, 64-byte aligned; held stable while in use.
+  input  wire logic [63:0]      base_i,
+
+  // The core advances this cycle (no cache of the core stalls).
+  input  wire logic             adv_i,
+
+  // Table port: common_ram_sdp semantics, counted in ticks.
+  input  wire logic             we_i,
+  input  wire logic [AddrW-1:0] waddr_i,
+  input  wire logic [Width-1:0] wdata_i,
+  input  wire logic             re_i,
+  input  wire logic [AddrW-1:0] raddr_i,
+  output logic      [Width-1:0] rdata_o,
+
+  input  wire logic             flush_i,
+  input  wire logic             clear_i,
+  output logic                  stall_o,
+  output logic                  flush_done_o,
+  output logic                  fault_o,
+  output logic      [1:0]       fault_kind_o,   // 1 read error, 2 write error, 3 timeout
+
+  // Event counters, wrapping.
+  output logic      [31:0]      cnt_hit_o,      // accesses that hit
+  output logic      [31:0]      cnt_miss_o,     // accesses that needed a fill
+  output logic      [31:0]      cnt_wb_o,       // dirty lines written back
+  output logic      [31:0]      cnt_rd_beat_o,  // DDR read beats
+  output logic      [31:0]      cnt_wr_beat_o,  // DDR write beats
+  output logic      [31:0]      cnt_stall_o,    // cycles stall_o was high
+
+  // AXI4 master to the DDR region: one 64-byte beat per burst.
+  output logic [IdW-1:0]        m_axi_awid,
+  output logic [63:0]           m_axi_awaddr,
+  output logic [7:0]            m_axi_awlen,
+  output logic [2:0]            m_axi_awsize,
+  output logic [1:0]            m_axi_awburst,
+  output logic                  m_axi_awvalid,
+  input  wire logic             m_axi_awready,
+  output logic [511:0]          m_axi_wdata,
+  output logic [63:0]           m_axi_wstrb,
+  output logic                  m_axi_wlast,
+  output logic                  m_axi_wvalid,
+  input  wire logic             m_axi_wready,
+  input  wire logic [IdW-1:0]   m_axi_bid,
+  input  wire logic [1:0]       m_axi_bresp,
+  input  wire logic             m_axi_bvalid,
+  output logic                  m_axi_bready,
+  output logic [IdW-1:0]        m_axi_arid,
+  output logic [63:0]           m_axi_araddr,
+  output logic [7:0]            m_axi_arlen,
+  output logic [2:0]            m_axi_arsize,
+  output logic [1:0]            m_axi_arburst,
+  output logic                  m_axi_arvalid,
+  input  wire logic             m_axi_arready,
+  input  wire logic [IdW-1:0]   m_axi_rid,
+  input  wire logic [511:0]     m_axi_rdata,
+  input  wire logic [1:0]       m_axi_rresp,
+  input  wire logic             m_axi_rlast,
+  input  wire logic             m_axi_rvalid,
+  output logic                  m_axi_rready
+);
+
+  localparam int EntryBytes = 1 << $clog2((Width + 7) / 8);
+  localparam int EntryBits  = 8 * EntryBytes;
+  localparam int Epl        = 64 / EntryBytes;                 // entries per line
+  localparam int EplW       = $clog2(Epl);
+  localparam int OffW       = (EplW > 0) ? EplW : 1;
+  localparam int LineW      = AddrW - EplW;                    // line index bits
+  localparam int SetW       = $clog2(Sets);
+  localparam int TagW       = LineW - SetW;
+  localparam int WayW       = (Ways > 1) ? $clog2(Ways) : 1;
+  localparam int PlruW      = (Ways > 1) ? Ways - 1 : 1;
+  localparam int Lines      = Sets * Ways;
+  localparam int SlotW      = $clog2(Lines);
+  localparam int ToW        = $clog2(TimeoutCycles + 1);
+
+  `COMMON_PARAM_CHECK(g_bad_width, Width >= 1 && Width <= 512, "radix_l1_cache: Width 1..512")
+  `COMMON_PARAM_CHECK(g_bad_depth, Depth == (1 << AddrW) && Depth >= 2 * Epl,
+                      "radix_l1_cache: Depth must be a power of two of at least two lines")
+  `COMMON_PARAM_CHECK(g_bad_sets, Sets >= 2 && Sets == (1 << SetW) && TagW >= 1,
+                      "radix_l1_cache: Sets must be a power of two below the table's lines")
+  `COMMON_PARAM_CHECK(g_bad_ways, Ways == 1 || Ways == 2 || Ways == 4 || Ways == 8,
+                      "radix_l1_cache: Ways must be 1, 2, 4 or 8")
+  `COMMON_PARAM_CHECK(g_bad_lat, ReadLatency >= 2 && ReadLatency <= 4,
+                      "radix_l1_cache: ReadLatency must be 2..4")
+  `COMMON_PARAM_CHECK(g_bad_id, IdW >= 1 && IdW <= 8, "radix_l1_cache: IdW must be 1..8")
+  `COMMON_PARAM_CHECK(g_bad_to, TimeoutCycles >= 16, "radix_l1_cache: TimeoutCycles >= 16")
+
+  // ---------------------------------------------------------------- helpers
+  function automatic logic [LineW-1:0] line_of(input logic [AddrW-1:0] a);
+    return LineW'(a >> EplW);
+  endfunction
+  function automatic logic [OffW-1:0] off_of(input logic [AddrW-1:0] a);
+    if (EplW == 0) return '0;
+    return OffW'(a & AddrW'(Epl - 1));
+  endfunction
+  function automatic logic [SlotW-1:0] slot_of(input logic [WayW-1:0] w,
+                                               input logic [SetW-1:0] s);
+    return SlotW'({w, s});
+  endfunction
+  // Tree pseudo-LRU over Ways leaves: node n's bit points at the half to evict next.
+  function automatic logic [PlruW-1:0] plru_touch(input logic [PlruW-1:0] b,
+                                                  input logic [WayW-1:0] w);
+    logic [PlruW-1:0] r;
+    int               n;
+    r = b;
+    n = 0;
+    for (int lv = 0; lv < WayW; lv++) begin
+      if (Ways > 1) begin
+        r[n] = !w[WayW-1-lv];
+        n    = 2 * n + 1 + int'(w[WayW-1-lv]);
+      end
+    end
+    return r;
+  endfunction
+  function automatic logic [WayW-1:0] plru_victim(input logic [PlruW-1:0] b);
+    logic [WayW-1:0] w;
+    int              n;
+    w = '0;
+    n = 0;
+    for (int lv = 0; lv < WayW; lv++) begin
+      if (Ways > 1) begin
+        w[WayW-1-lv] = b[n];
+        n            = 2 * n + 1 + int'(b[n]);
+      end
+    end
+    return w;
+  endfunction
+
+  // ---------------------------------------------------------------- request register (tick k)
+  logic             rq_re_q, rq_we_q, rq_flush_q, rq_clear_q;
+  logic [AddrW-1:0] rq_raddr_q, rq_waddr_q;
+  logic [Width-1:0] rq_wdata_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rq_re_q    <= 1'b0;
+      rq_we_q    <= 1'b0;
+      rq_flush_q <= 1'b0;
+      rq_clear_q <= 1'b0;
+      rq_raddr_q <= '0;
+      rq_waddr_q <= '0;
+      rq_wdata_q <= '0;
+    end else if (adv_i) begin
+      rq_re_q    <= re_i;
+      rq_we_q    <= we_i;
+      rq_flush_q <= flush_i;
+      rq_clear_q <= clear_i;
+      rq_raddr_q <= raddr_i;
+      rq_waddr_q <= waddr_i;
+      rq_wdata_q <= wdata_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- engine state
+  typedef enum logic [2:0] {
+    E_CLEAR, E_IDLE, E_LOOK, E_VRD, E_WAIT, E_FILL, E_FLUSH, E_FL_RD
+  } eng_e;
+  typedef enum logic [1:0] { J_READ, J_WRITE, J_FLUSH } job_e;
+
+  eng_e             st_q;
+  job_e             job_q;
+  logic [LineW-1:0] job_line_q;       // the job's line (READ/WRITE)
+  logic [OffW-1:0]  job_off_q;
+  logic [Width-1:0] job_wdata_q;
+  logic             pend_w_q, pend_fl_q;
+  logic [AddrW-1:0] pend_waddr_q;
+  logic [Width-1:0] pend_wdata_q;
+  logic [WayW-1:0]  vway_q;           // victim way of the job
+  logic [SetW:0]    sweep_q;          // CLEAR: set index; FLUSH uses fl_q
+  logic [SlotW:0]   fl_q;             // FLUSH: next (way, set) slot
+  logic             fault_q;
+  logic [1:0]       fault_kind_q;
+  logic [IdW-1:0]   epoch_q;
+  logic             ar_pend_q, r_wait_q, aw_pend_q, w_pend_q, b_wait_q;
+  logic [63:0]      araddr_q, awaddr_q;
+  logic [511:0]     fill_q;
+  logic [ToW-1:0]   to_q;
+  logic             flush_done_q;
+
+  assign stall_o = (st_q != E_IDLE);
+
+  // ---------------------------------------------------------------- metadata (LUT RAM)
+  // Per way: {valid, tag} per set; dirty bit per (way, set); PLRU bits per set.
+  logic [TagW:0]    tagv_q  [Ways][Sets];
+  logic             dirty_q [Ways][Sets];
+  logic [PlruW-1:0] plru_q  [Sets];
+
+  logic [LineW-1:0] rline, wline;
+  logic [SetW-1:0]  rset, wset, jset;
+  logic [TagW-1:0]  rtag, wtag, jtag;
+  logic [Ways-1:0]  r_hits, w_hits, j_hits, j_valid, j_dirty;
+  logic [TagW-1:0]  j_tags [Ways];
+  logic             r_hit, w_hit, j_hit;
+  logic [WayW-1:0]  r_way, w_way, j_way, j_inv_way;
+  logic             j_has_inv;
+  logic [PlruW-1:0] r_plru, j_plru;
+
+  // The engine's set: its job's line, or the flushed slot.
+  logic [WayW-1:0] fl_way;
+  assign fl_way = (Ways > 1) ? WayW'(fl_q >> SetW) : '0;
+  always_comb begin
+    jset = job_line_q[SetW-1:0];
+    jtag = job_line_q[LineW-1:SetW];
+    if (job_q == J_FLUSH) jset = fl_q[SetW-1:0];
+  end
+
+  always_comb begin
+    rline = line_of(rq_raddr_q);
+    wline = line_of(rq_waddr_q);
+    rset  = rline[SetW-1:0];
+    rtag  = rline[LineW-1:SetW];
+    wset  = wline[SetW-1:0];
+    wtag  = wline[LineW-1:SetW];
+    r_way = '0;
+    w_way = '0;
+    j_way = '0;
+    j_inv_way = '0;
+    j_has_inv = 1'b0;
+    for (int w = 0; w < Ways; w++) begin
+      r_hits[w]  = tagv_q[w][rset] == {1'b1, rtag};
+      w_hits[w]  = tagv_q[w][wset] == {1'b1, wtag};
+      j_hits[w]  = tagv_q[w][jset] == {1'b1, jtag};
+      j_valid[w] = tagv_q[w][jset][TagW];
+      j_tags[w]  = tagv_q[w][jset][TagW-1:0];
+      j_dirty[w] = dirty_q[w][jset];
+    end
+    // At most one way matches (SVA below), so an OR of the indices encodes it.
+    for (int w = 0; w < Ways; w++) begin
+      if (r_hits[w]) r_way = r_way | WayW'(w);
+      if (w_hits[w]) w_way = w_way | WayW'(w);
+      if (j_hits[w]) j_way = j_way | WayW'(w);
+    end
+    for (int w = Ways - 1; w >= 0; w--) begin
+      if (!j_valid[w]) begin
+        j_inv_way = WayW'(w);
+        j_has_inv = 1'b1;
+      end
+    end
+    r_hit  = |r_hits;
+    w_hit  = |w_hits;
+    j_hit  = |j_hits;
+    r_plru = plru_q[rset];
+    j_plru = plru_q[jset];
+  end
+
+  // ---------------------------------------------------------------- data array (block RAM)
+  // Port A: the core's reads. Port B: the core's write hits, fills, and the
+  // engine's reads of a victim or flushed line.
+  logic [511:0]     data_q [Lines];
+  logic [511:0]     ram_q, b_q;
+  logic             a_en, b_we, b_re;
+  logic [SlotW-1:0] a_slot, b_slot;
+  logic [511:0]     b_wdata;
+  logic [Epl-1:0]   b_mask;
+
+  always_ff @(posedge clk_i) begin
+    if (a_en) ram_q <= data_q[a_slot];
+    if (b_re) b_q <= data_q[b_slot];
+    for (int e = 0; e < Epl; e++) begin
+      if (b_we && b_mask[e]) data_q[b_slot][e*EntryBits +: EntryBits] <=
+          b_wdata[e*EntryBits +: EntryBits];
+    end
+  end
+
+  // An entry spread over a line, and the mask of its place.
+  function automatic logic [511:0] spread(input logic [Width-1:0] d);
+    return {Epl{EntryBits'(d)}};
+  endfunction
+  function automatic logic [Epl-1:0] place(input logic [OffW-1:0] o);
+    return Epl'(1) << o;
+  endfunction
+  // A line with one entry replaced.
+  function automatic logic [511:0] merge(input logic [511:0] l, input logic [OffW-1:0] o,
+                                         input logic [Width-1:0] d);
+    logic [511:0] r;
+    r = l;
+    for (int e = 0; e < Epl; e++) begin
+      if (OffW'(e) == o) r[e*EntryBits +: EntryBits] = EntryBits'(d);
+    end
+    return r;
+  endfunction
+
+  logic tick_idle;   // a tick while the engine is idle: the request acts
+  assign tick_idle = adv_i && st_q == E_IDLE;
+
+  logic [Ways-1:0] v_fill_tags_eq;   // for the SVA: the filled tag elsewhere in the set
+  always_comb begin
+    a_en    = tick_idle && rq_re_q;
+    a_slot  = slot_of(r_way, rset);
+    b_we    = 1'b0;
+    b_re    = 1'b0;
+    b_slot  = slot_of(w_way, wset);
+    b_wdata = spread(rq_wdata_q);
+    b_mask  = place(off_of(rq_waddr_q));
+    if (st_q == E_IDLE) begin
+      b_we = tick_idle && rq_we_q && w_hit && !rq_clear_q;
+    end else if (st_q == E_LOOK) begin
+      b_slot  = j_hit ? slot_of(j_way, jset) : slot_of(j_has_inv ? j_inv_way
+                                                        : plru_victim(j_plru), jset);
+      b_wdata = spread(job_wdata_q);
+      b_mask  = place(job_off_q);
+      // A write job that hits (its line arrived with an earlier read job).
+      b_we    = job_q == J_WRITE && j_hit;
+      b_re    = !j_hit;
+    end else if (st_q == E_FILL) begin
+      b_slot  = slot_of(vway_q, jset);
+      b_wdata = job_q == J_WRITE ? merge(fill_q, job_off_q, job_wdata_q) : fill_q;
+      b_mask  = '1;
+      b_we    = 1'b1;
+    end else if (st_q == E_FLUSH) begin
+      b_slot = fl_q[SlotW-1:0];
+      b_re   = 1'b1;
+    end
+    for (int w = 0; w < Ways; w++) begin
+      v_fill_tags_eq[w] = WayW'(w) != vway_q && tagv_q[w][jset] == {1'b1, jtag};
+    end
+  end
+
+  // ---------------------------------------------------------------- read data pipeline
+  logic             patch_v_q;
+  logic [511:0]     patch_q;
+  logic [OffW-1:0]  off1_q;
+  logic [511:0]     line1;
+  logic [Width-1:0] sel1;
+
+  assign line1 = patch_v_q ? patch_q : ram_q;
+  always_comb begin
+    sel1 = '0;
+    for (int e = 0; e < Epl; e++) begin
+      if (OffW'(e) == off1_q) sel1 = line1[e*EntryBits +: Width];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      off1_q <= '0;
+    end else if (a_en) begin
+      off1_q <= off_of(rq_raddr_q);
+    end
+  end
+
+  if (ReadLatency == 2) begin : g_lat2
+    assign rdata_o = sel1;
+  end else begin : g_latn
+    localparam int PipeW = (ReadLatency - 2) * Width;
+    logic [PipeW-1:0] pipe_q;
+    if (ReadLatency == 3) begin : g_three
+      always_ff @(posedge clk_i) if (adv_i) pipe_q <= sel1;
+    end else begin : g_more
+      always_ff @(posedge clk_i) if (adv_i) pipe_q <= {pipe_q[PipeW-Width-1:0], sel1};
+    end
+    assign rdata_o = pipe_q[PipeW-1 -: Width];
+  end
+
+  // ---------------------------------------------------------------- engine
+  logic r_ok, b_ok;   // an expected response of this epoch arrives this cycle
+  assign r_ok = m_axi_rvalid && r_wait_q && m_axi_rid == epoch_q;
+  assign b_ok = m_axi_bvalid && b_wait_q && m_axi_bid == epoch_q;
+
+  logic [LineW-1:0] v_line;   // the victim's line index
+  assign v_line = {j_tags[vway_q], jset};
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      st_q         <= E_CLEAR;
+      job_q        <= J_READ;
+      job_line_q   <= '0;
+      job_off_q    <= '0;
+      job_wdata_q  <= '0;
+      pend_w_q     <= 1'b0;
+      pend_fl_q    <= 1'b0;
+      pend_waddr_q <= '0;
+      pend_wdata_q <= '0;
+      vway_q       <= '0;
+      sweep_q      <= '0;
+      fl_q         <= '0;
+      fault_q      <= 1'b0;
+      fault_kind_q <= '0;
+      epoch_q      <= '0;
+      ar_pend_q    <= 1'b0;
+      r_wait_q     <= 1'b0;
+      aw_pend_q    <= 1'b0;
+      w_pend_q     <= 1'b0;
+      b_wait_q     <= 1'b0;
+      araddr_q     <= '0;
+      awaddr_q     <= '0;
+      fill_q       <= '0;
+      to_q         <= '0;
+      flush_done_q <= 1'b0;
+      patch_v_q    <= 1'b0;
+      patch_q      <= '0;
+    end else begin
+      flush_done_q <= 1'b0;
+      // Handshakes complete whatever the state: a valid, once raised, stays up.
+      if (m_axi_arvalid && m_axi_arready) ar_pend_q <= 1'b0;
+      if (m_axi_awvalid && m_axi_awready) aw_pend_q <= 1'b0;
+      if (m_axi_wvalid && m_axi_wready) w_pend_q <= 1'b0;
+      if (r_ok) begin
+        r_wait_q <= 1'b0;
+        fill_q   <= m_axi_rdata;
+      end
+      if (b_ok) b_wait_q <= 1'b0;
+
+      unique case (st_q)
+        E_CLEAR: begin
+          sweep_q <= sweep_q + 1'b1;
+          if (sweep_q >= (SetW + 1)'(Sets - 1)) begin
+            sweep_q <= sweep_q;
+          end
+          // The next epoch starts once no old request waits for a handshake.
+          if (sweep_q >= (SetW + 1)'(Sets - 1) && !ar_pend_q && !aw_pend_q && !w_pend_q) begin
+            st_q       <= E_IDLE;
+            sweep_q    <= '0;
+            fault_q    <= 1'b0;
+            fault_kind_q <= '0;
+            epoch_q    <= epoch_q + 1'b1;
+          end
+        end
+
+        E_IDLE: begin
+          if (tick_idle) begin
+            if (rq_re_q) patch_v_q <= 1'b0;
+            if (rq_clear_q) begin
+              st_q <= E_CLEAR;
+            end else if (!fault_q) begin
+              pend_w_q     <= 1'b0;
+              pend_waddr_q <= rq_waddr_q;
+              pend_wdata_q <= rq_wdata_q;
+              pend_fl_q    <= rq_flush_q;
+              if (rq_re_q && !r_hit) begin
+                st_q       <= E_LOOK;
+                job_q      <= J_READ;
+                job_line_q <= line_of(rq_raddr_q);
+                job_off_q  <= off_of(rq_raddr_q);
+                // A write in the same tick waits behind the read (read-first).
+                pend_w_q   <= rq_we_q && !w_hit;
+              end else if (rq_we_q && !w_hit) begin
+                st_q        <= E_LOOK;
+                job_q       <= J_WRITE;
+                job_line_q  <= line_of(rq_waddr_q);
+                job_off_q   <= off_of(rq_waddr_q);
+                job_wdata_q <= rq_wdata_q;
+              end else if (rq_flush_q) begin
+                st_q      <= E_FLUSH;
+                job_q     <= J_FLUSH;
+                fl_q      <= '0;
+                pend_fl_q <= 1'b0;
+              end
+            end else if (rq_flush_q) begin
+              flush_done_q <= 1'b1;   // nothing can be written back after a fault
+            end
+          end
+        end
+
+        E_LOOK: begin
+          if (j_hit) begin
+            // Only a write job after a read job of the same line; written above.
+            st_q <= E_IDLE;
+            if (pend_fl_q) begin
+              st_q      <= E_FLUSH;
+              job_q     <= J_FLUSH;
+              fl_q      <= '0;
+              pend_fl_q <= 1'b0;
+            end
+          end else begin
+            vway_q <= j_has_inv ? j_inv_way : plru_victim(j_plru);
+            st_q   <= E_VRD;
+          end
+        end
+
+        E_VRD: begin
+          // b_q holds the victim line now; it stays there until the next port-B read.
+          araddr_q  <= base_i + {{(58 - LineW){1'b0}}, job_line_q, 6'b0};
+          ar_pend_q <= 1'b1;
+          r_wait_q  <= 1'b1;
+          if (j_valid[vway_q] && j_dirty[vway_q]) begin
+            awaddr_q  <= base_i + {{(58 - LineW){1'b0}}, v_line, 6'b0};
+            aw_pend_q <= 1'b1;
+            w_pend_q  <= 1'b1;
+            b_wait_q  <= 1'b1;
+          end
+          to_q <= '0;
+          st_q <= E_WAIT;
+        end
+
+        E_FL_RD: begin
+          awaddr_q  <= base_i + {{(58 - LineW){1'b0}}, j_tags[fl_way], jset,
+                                 6'b0};
+          aw_pend_q <= 1'b1;
+          w_pend_q  <= 1'b1;
+          b_wait_q  <= 1'b1;
+          to_q      <= '0;
+          st_q      <= E_WAIT;
+        end
+
+        E_WAIT: begin
+          to_q <= to_q + 1'b1;
+          if (m_axi_rvalid && r_wait_q && m_axi_rid == epoch_q && m_axi_rresp[1]) begin
+            fault_q      <= 1'b1;
+            fault_kind_q <= 2'd1;
+          end else if (m_axi_bvalid && b_wait_q && m_axi_bid == epoch_q && m_axi_bresp[1]) begin
+            fault_q      <= 1'b1;
+            fault_kind_q <= 2'd2;
+          end else if (to_q == ToW'(TimeoutCycles)) begin
+            fault_q      <= 1'b1;
+            fault_kind_q <= 2'd3;
+          end else if (!ar_pend_q && !aw_pend_q && !w_pend_q &&
+                       !(r_wait_q && !r_ok) && !(b_wait_q && !b_ok)) begin
+            st_q <= (job_q == J_FLUSH) ? E_FLUSH : E_FILL;
+            if (job_q == J_FLUSH) begin
+              fl_q <= fl_q + 1'b1;
+            end
+          end
+          if ((m_axi_rvalid && r_wait_q && m_axi_rid == epoch_q && m_axi_rresp[1]) ||
+              (m_axi_bvalid && b_wait_q && m_axi_bid == epoch_q && m_axi_bresp[1]) ||
+              to_q == ToW'(TimeoutCycles)) begin
+            // Give up: free the core, drop queued work, answer a waiting flush.
+            st_q      <= E_IDLE;
+            r_wait_q  <= 1'b0;
+            b_wait_q  <= 1'b0;
+            pend_w_q  <= 1'b0;
+            pend_fl_q <= 1'b0;
+            if (job_q == J_READ) begin
+              patch_v_q <= 1'b1;
+              patch_q   <= '0;
+            end
+            if (job_q == J_FLUSH || pend_fl_q) flush_done_q <= 1'b1;
+          end
+        end
+
+        E_FILL: begin
+          if (job_q == J_READ) begin
+            patch_v_q <= 1'b1;
+            patch_q   <= fill_q;
+          end
+          st_q <= E_IDLE;
+          if (pend_w_q) begin
+            st_q        <= E_LOOK;
+            job_q       <= J_WRITE;
+            job_line_q  <= line_of(pend_waddr_q);
+            job_off_q   <= off_of(pend_waddr_q);
+            job_wdata_q <= pend_wdata_q;
+            pend_w_q    <= 1'b0;
+          end else if (pend_fl_q) begin
+            st_q      <= E_FLUSH;
+            job_q     <= J_FLUSH;
+            fl_q      <= '0;
+            pend_fl_q <= 1'b0;
+          end
+        end
+
+        E_FLUSH: begin
+          if (fl_q == (SlotW + 1)'(Lines)) begin
+            st_q         <= E_IDLE;
+            flush_done_q <= 1'b1;
+          end else if (j_valid[fl_way] && j_dirty[fl_way]) begin
+            st_q <= E_FL_RD;   // port B reads the line this cycle
+          end else begin
+            fl_q <= fl_q + 1'b1;
+          end
+        end
+
+        default: st_q <= E_IDLE;
+      endcase
+    end
+  end
+
+  // Metadata writes: one writer per cycle (ticks write hits, the engine the rest).
+  always_ff @(posedge clk_i) begin
+    if (st_q == E_CLEAR) begin
+      for (int w = 0; w < Ways; w++) begin
+        tagv_q[w][sweep_q[SetW-1:0]]  <= '0;
+        dirty_q[w][sweep_q[SetW-1:0]] <= 1'b0;
+      end
+      plru_q[sweep_q[SetW-1:0]] <= '0;
+    end else if (tick_idle && !rq_clear_q) begin
+      if (rq_re_q && r_hit) plru_q[rset] <= plru_touch(r_plru, r_way);
+      if (rq_we_q && w_hit) dirty_q[w_way][wset] <= 1'b1;
+    end else if (st_q == E_LOOK && job_q == J_WRITE && j_hit) begin
+      dirty_q[j_way][jset] <= 1'b1;
+    end else if (st_q == E_FILL) begin
+      tagv_q[vway_q][jset]  <= {1'b1, jtag};
+      dirty_q[vway_q][jset] <= job_q == J_WRITE;
+      plru_q[jset]          <= plru_touch(j_plru, vway_q);
+    end else if (st_q == E_WAIT && job_q == J_FLUSH && b_ok && !m_axi_bresp[1]) begin
+      dirty_q[fl_way][jset] <= 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------- AXI
+  assign m_axi_arid    = epoch_q;
+  assign m_axi_araddr  = araddr_q;
+  assign m_axi_arlen   = 8'd0;
+  assign m_axi_arsize  = 3'd6;
+  assign m_axi_arburst = 2'b01;
+  assign m_axi_arvalid = ar_pend_q;
+  assign m_axi_rready  = 1'b1;
+  assign m_axi_awid    = epoch_q;
+  assign m_axi_awaddr  = awaddr_q;
+  assign m_axi_awlen   = 8'd0;
+  assign m_axi_awsize  = 3'd6;
+  assign m_axi_awburst = 2'b01;
+  assign m_axi_awvalid = aw_pend_q;
+  assign m_axi_wdata   = b_q;
+  assign m_axi_wstrb   = '1;
+  assign m_axi_wlast   = 1'b1;
+  assign m_axi_wvalid  = w_pend_q;
+  assign m_axi_bready  = 1'b1;
+
+  assign flush_done_o = flush_done_q;
+  assign fault_o      = fault_q;
+  assign fault_kind_o = fault_kind_q;
+
+  // ---------------------------------------------------------------- counters
+  logic [31:0] c_hit_q, c_miss_q, c_wb_q, c_rd_q, c_wr_q, c_stall_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      c_hit_q   <= '0;
+      c_miss_q  <= '0;
+      c_wb_q    <= '0;
+      c_rd_q    <= '0;
+      c_wr_q    <= '0;
+      c_stall_q <= '0;
+    end else begin
+      if (tick_idle && !rq_clear_q) begin
+        c_hit_q <= c_hit_q + 32'(rq_re_q && r_hit) + 32'(rq_we_q && w_hit);
+      end else if (st_q == E_LOOK && j_hit) begin
+        c_hit_q <= c_hit_q + 1'b1;   // a write whose line a read of the same tick filled
+      end
+      if (st_q == E_LOOK && !j_hit) c_miss_q <= c_miss_q + 1'b1;
+      if (m_axi_awvalid && m_axi_awready) c_wb_q <= c_wb_q + 1'b1;
+      if (r_ok) c_rd_q <= c_rd_q + 1'b1;
+      if (m_axi_wvalid && m_axi_wready) c_wr_q <= c_wr_q + 1'b1;
+      if (stall_o) c_stall_q <= c_stall_q + 1'b1;
+    end
+  end
+  assign cnt_hit_o     = c_hit_q;
+  assign cnt_miss_o    = c_miss_q;
+  assign cnt_wb_o      = c_wb_q;
+  assign cnt_rd_beat_o = c_rd_q;
+  assign cnt_wr_beat_o = c_wr_q;
+  assign cnt_stall_o   = c_stall_q;
+
+  // rlast is 1 on every beat (single-beat bursts); nothing to check it against.
+  logic unused;
+  assign unused = ^{m_axi_rlast, m_axi_rresp[0], m_axi_bresp[0], v_fill_tags_eq};
+
+`ifdef COMMON_ASSERT_ON
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      if (adv_i && stall_o) $fatal(1, "radix_l1_cache: the core advanced during a stall");
+      if (base_i[5:0] != '0) $fatal(1, "radix_l1_cache: base_i is not 64-byte aligned");
+      if (st_q != E_CLEAR && $countones(r_hits) > 1)
+        $fatal(1, "radix_l1_cache: a line is cached in two ways (read set)");
+      if (st_q != E_CLEAR && $countones(w_hits) > 1)
+        $fatal(1, "radix_l1_cache: a line is cached in two ways (write set)");
+      if (st_q == E_FILL && |v_fill_tags_eq)
+        $fatal(1, "radix_l1_cache: a fill would cache a line twice");
+      if (st_q == E_FILL && (r_wait_q || b_wait_q || ar_pend_q || aw_pend_q || w_pend_q))
+        $fatal(1, "radix_l1_cache: a fill before its DDR traffic finished");
+    end
+  end
+  // AXI: a raised valid stays up with its payload until the handshake.
+  logic        ar_hold_q, aw_hold_q, w_hold_q;
+  logic [63:0] ar_addr_h_q, aw_addr_h_q;
+  logic [511:0] w_data_h_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ar_hold_q <= 1'b0;
+      aw_hold_q <= 1'b0;
+      w_hold_q  <= 1'b0;
+    end else begin
+      if (ar_hold_q && (!m_axi_arvalid || m_axi_araddr != ar_addr_h_q))
+        $fatal(1, "radix_l1_cache: AR valid or address changed before arready");
+      if (aw_hold_q && (!m_axi_awvalid || m_axi_awaddr != aw_addr_h_q))
+        $fatal(1, "radix_l1_cache: AW valid or address changed before awready");
+      if (w_hold_q && (!m_axi_wvalid || m_axi_wdata != w_data_h_q))
+        $fatal(1, "radix_l1_cache: W valid or data changed before wready");
+      ar_hold_q   <= m_axi_arvalid && !m_axi_arready;
+      aw_hold_q   <= m_axi_awvalid && !m_axi_awready;
+      w_hold_q    <= m_axi_wvalid && !m_axi_wready;
+      ar_addr_h_q <= m_axi_araddr;
+      aw_addr_h_q <= m_axi_awaddr;
+      w_data_h_q  <= m_axi_wdata;
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire
