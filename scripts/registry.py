@@ -61,6 +61,7 @@ def _entry(
 
 _COMMON = ("rtl/common/common.f",)
 _RADIX = ("rtl/radix/radix.f",)
+_RADIX_L1 = ("rtl/radix/radix_l1_cache.f",)   # the L1 cache alone, for its unit tests
 # Small enough to exercise capacity refusals and eviction within a CI-sized run.
 # The child index (16 buckets x 4 ways + 2 stash entries) is small enough to fill
 # through hash collisions before the node table does.
@@ -68,6 +69,14 @@ _RADIX_PARAMS = {"NodeCap": 64, "TokenCap": 2048, "MaxLen": 512, "HashBuckets": 
                  "HashWays": 4, "StashDepth": 2}
 # Big enough for the anchor workload: 576-token matches over 16 shared prompts.
 _RADIX_BENCH_PARAMS = {"NodeCap": 4096, "TokenCap": 32768, "MaxLen": 1024, "HashBuckets": 1024}
+
+# The L1 cache of one radix table (radix_l1_cache): a cache far smaller than its table,
+# so most scattered accesses miss and sets fight; 56-bit entries are the line-link table's.
+_L1_PARAMS = {"Width": 56, "Depth": 4096, "Sets": 16, "Ways": 2, "ReadLatency": 2}
+_L1_LINE_PARAMS = {"Width": 512, "Depth": 512, "Sets": 16, "Ways": 1, "ReadLatency": 3}
+_L1_STRESS_PARAMS = {"Width": 24, "Depth": 8192, "Sets": 4, "Ways": 8, "ReadLatency": 4}
+_L1_FAULT_PARAMS = {"Width": 56, "Depth": 1024, "Sets": 8, "Ways": 2, "ReadLatency": 2,
+                    "TimeoutCycles": 256}
 
 # 10,000 children of one node need 10,000 nodes, lines and index entries.
 _RADIX_FANOUT_PARAMS = {"NodeCap": 16384, "TokenCap": 262144, "MaxLen": 64,
@@ -180,6 +189,54 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"N_ITEMS": "30000"},
             ci_env={"N_ITEMS": "12000"},
+        ),
+        _entry(
+            "l1_cache_random",
+            "L1CacheRandomTest",
+            "Radix L1 cache vs a flat table over a 50-70-cycle AXI DDR model; flush images",
+            block="radix",
+            top="radix_l1_cache",
+            filelists=_RADIX_L1,
+            parameters=_L1_PARAMS,
+            sims=VERILATOR,
+            env={"N_ITEMS": "4000"},
+            ci_env={"N_ITEMS": "1500"},
+        ),
+        _entry(
+            "l1_cache_random_lines",
+            "L1CacheRandomTest",
+            "Radix L1 cache of 512-bit entries (token lines): direct-mapped, ReadLatency 3",
+            block="radix",
+            top="radix_l1_cache",
+            filelists=_RADIX_L1,
+            parameters=_L1_LINE_PARAMS,
+            sims=VERILATOR,
+            env={"N_ITEMS": "3000"},
+            ci_env={"N_ITEMS": "1000"},
+            module="l1_cache_random",
+        ),
+        _entry(
+            "l1_cache_random_stress",
+            "L1CacheRandomTest",
+            "Radix L1 cache, 8 ways of 3-byte entries, ReadLatency 4, DDR latency 1-150",
+            block="radix",
+            top="radix_l1_cache",
+            filelists=_RADIX_L1,
+            parameters=_L1_STRESS_PARAMS,
+            sims=VERILATOR,
+            env={"N_ITEMS": "4000", "L1_DDR_LAT": "1,150"},
+            ci_env={"N_ITEMS": "1500"},
+            module="l1_cache_random",
+        ),
+        _entry(
+            "l1_cache_faults",
+            "L1CacheFaultsTest",
+            "Radix L1 cache: SLVERR and hung fills and write-backs on each request kind",
+            block="radix",
+            top="radix_l1_cache",
+            filelists=_RADIX_L1,
+            parameters=_L1_FAULT_PARAMS,
+            sims=VERILATOR,
         ),
         _entry(
             "radix_lookup",

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: Apache-2.0
+"""DdrModel: a cocotbext-axi AxiRam that behaves like a DDR controller behind a NoC.
+
+Every read answers after a random latency (cycles, uniform in ``read_latency``),
+every channel sees random back-pressure, and a test can arm faults on the next read
+or write: an error response (SLVERR) or a hang (the response comes ``hang_cycles``
+late, long after the master should have given up; a hung write is lost).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from cocotb.triggers import ClockCycles
+from cocotbext.axi import AxiBus, AxiRam
+
+from uvm_env.common.pause import random_pause
+
+
+class InjectedError(Exception):
+    """Raised inside the RAM model; cocotbext-axi answers it with SLVERR."""
+
+
+class DdrModel:
+    def __init__(self, dut: object, prefix: str, clock: object, reset: object, size: int,
+                 rng: random.Random, read_latency: tuple[int, int] = (50, 70),
+                 p_pause: float = 0.2, hang_cycles: int = 10_000) -> None:
+        self.clock, self.rng = clock, rng
+        self.read_latency, self.hang_cycles = read_latency, hang_cycles
+        self.ram = AxiRam(AxiBus.from_prefix(dut, prefix), clock, reset,
+                          reset_active_level=False, size=size)
+        for log in (self.ram.write_if.log, self.ram.read_if.log):
+            log.setLevel(logging.CRITICAL)   # injected errors are expected here
+        # Armed faults: how many of the next reads / writes fail or hang.
+        self.fail_reads = self.fail_writes = self.hang_reads = self.hang_writes = 0
+        self.reads = self.writes = 0
+        self.ram.read_if._read = self._read
+        self.ram.write_if._write = self._write
+        if p_pause:
+            channels = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel,
+                        self.ram.write_if.aw_channel, self.ram.write_if.w_channel,
+                        self.ram.write_if.b_channel)
+            for i, ch in enumerate(channels):
+                ch.set_pause_generator(random_pause(random.Random(rng.random() + i), p_pause))
+
+    # The RAM content, for images and initialisation; bypasses the bus.
+    def peek(self, address: int, length: int) -> bytes:
+        return bytes(self.ram.read(address, length))
+
+    def poke(self, address: int, data: bytes) -> None:
+        self.ram.write(address, data)
+
+    async def _read(self, address: int, length: int) -> bytes:
+        self.reads += 1
+        lo, hi = self.read_latency
+        if self.hang_reads:
+            self.hang_reads -= 1
+            await ClockCycles(self.clock, self.hang_cycles)
+        else:
+            await ClockCycles(self.clock, self.rng.randint(lo, hi))
+        if self.fail_reads:
+            self.fail_reads -= 1
+            raise InjectedError(f"read {address:#x}")
+        return bytes(self.ram.read(address, length))
+
+    async def _write(self, address: int, data: bytes) -> None:
+        self.writes += 1
+        if self.hang_writes:
+            # The write is lost: a master that gave up on it must not count on it.
+            self.hang_writes -= 1
+            await ClockCycles(self.clock, self.hang_cycles)
+            raise InjectedError(f"write {address:#x} timed out")
+        if self.fail_writes:
+            self.fail_writes -= 1
+            raise InjectedError(f"write {address:#x}")
+        self.ram.write(address, data)

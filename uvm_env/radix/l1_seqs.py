@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Sequences for radix_l1_cache: random traffic with locality, and fault scenarios."""
+
+from __future__ import annotations
+
+import random
+
+from cocotb_coverage.coverage import CoverPoint
+from pyuvm import uvm_sequence
+
+from uvm_env.common.axi_ddr import DdrModel
+from uvm_env.radix.l1_item import L1Op
+from uvm_env.radix.l1_scoreboard import L1Scoreboard, entry_bytes
+
+#: Injected fault x the request that meets it (fills read, write-backs write).
+FAULT_CASES = [(f, j) for f in ("read_error", "read_hang") for j in ("read_miss", "write_miss")]
+FAULT_CASES += [(f, j) for f in ("write_error", "write_hang")
+                for j in ("read_miss", "write_miss", "flush")]
+#: fault_kind_o for each injection.
+FAULT_KIND = {"read_error": 1, "write_error": 2, "read_hang": 3, "write_hang": 3}
+
+
+class L1Geometry:
+    """Which entries share a line and a set, so a sequence can aim at hits or evictions."""
+
+    def __init__(self, width: int, depth: int, sets: int, ways: int) -> None:
+        self.width, self.depth, self.sets, self.ways = width, depth, sets, ways
+        self.epl = 64 // entry_bytes(width)
+        self.lines = depth // self.epl
+
+    def entry(self, line: int, rng: random.Random) -> int:
+        return line * self.epl + rng.randrange(self.epl)
+
+    def line_in_set(self, s: int, rng: random.Random) -> int:
+        return s + self.sets * rng.randrange(self.lines // self.sets)
+
+
+class L1SeqBase(uvm_sequence):
+    def __init__(self, name: str, geo: L1Geometry, rng: random.Random) -> None:
+        super().__init__(name)
+        self.geo, self.rng = geo, rng
+
+    async def send(self, op: L1Op) -> None:
+        await self.start_item(op)
+        await self.finish_item(op)
+
+    async def idle(self, n: int) -> None:
+        for _ in range(n):
+            await self.send(L1Op())
+
+    def random_op(self, lines: list[int], p_flush: float = 0.0, p_clear: float = 0.0) -> L1Op:
+        rng, geo = self.rng, self.geo
+        r = rng.random()
+        if r < p_flush:
+            return L1Op(flush=True)
+        if r < p_flush + p_clear:
+            return L1Op(clear=True)
+        if rng.random() < 0.08:
+            return L1Op()
+        re, we = rng.random() < 0.65, rng.random() < 0.5
+        raddr = geo.entry(rng.choice(lines), rng)
+        # Now and then the same entry is read and written in one tick (read-first).
+        waddr = raddr if rng.random() < 0.15 else geo.entry(rng.choice(lines), rng)
+        return L1Op(re=re, raddr=raddr, we=we, waddr=waddr,
+                    wdata=rng.getrandbits(geo.width))
+
+    def pools(self) -> tuple[list[int], list[int], list[int]]:
+        """Hot lines (fit in the cache), lines fighting over two sets, and all lines."""
+        geo, rng = self.geo, self.rng
+        hot = rng.sample(range(geo.lines), max(1, geo.sets * geo.ways // 2))
+        fight = [geo.line_in_set(s, rng) for s in (0, geo.sets - 1)
+                 for _ in range(2 * geo.ways + 1)]
+        return hot, fight, list(range(geo.lines))
+
+
+class L1RandomSeq(L1SeqBase):
+    """Phases of hot, conflicting and scattered traffic; flushes and clears at random;
+    a final flush whose image the scoreboard checks."""
+
+    def __init__(self, name: str, n: int, geo: L1Geometry, rng: random.Random) -> None:
+        super().__init__(name, geo, rng)
+        self.n = n
+
+    async def body(self) -> None:
+        hot, fight, every = self.pools()
+        phase = hot
+        # At least one clear in the middle of the run, whatever the draw.
+        clear_at = self.rng.randrange(self.n // 4, 3 * self.n // 4 + 1)
+        for i in range(self.n):
+            if i % 64 == 0:
+                phase = self.rng.choice([hot, hot, fight, every])
+            if i == clear_at:
+                await self.send(L1Op(clear=True))
+            await self.send(self.random_op(phase, p_flush=0.004, p_clear=0.001))
+        await self.send(L1Op(flush=True))
+        await self.idle(8)
+
+
+class L1FaultSeq(L1SeqBase):
+    """Each fault case on a cache in a known state; after it: the fault kind, a flush that
+    still completes, DDR untouched, and after clear traffic checked again."""
+
+    def __init__(self, name: str, geo: L1Geometry, rng: random.Random, ddr: DdrModel,
+                 dut: object, sb: L1Scoreboard, hang_cycles: int) -> None:
+        super().__init__(name, geo, rng)
+        self.ddr, self.dut, self.sb, self.hang_cycles = ddr, dut, sb, hang_cycles
+
+        @CoverPoint("radix.l1_fault.case", xf=lambda c: c, bins=FAULT_CASES)
+        def sample(case: tuple[str, str]) -> None:
+            pass
+
+        self._sample = sample
+
+    async def body(self) -> None:
+        hot, fight, every = self.pools()
+        cases = list(FAULT_CASES)
+        self.rng.shuffle(cases)
+        for case in cases:
+            for _ in range(150):
+                await self.send(self.random_op(self.rng.choice([hot, fight, every])))
+            await self.run_case(*case)
+        await self.send(L1Op(flush=True))
+        await self.idle(8)
+
+    async def run_case(self, fault: str, job: str) -> None:
+        geo, rng = self.geo, self.rng
+        # A known state: DDR holds everything, the cache nothing.
+        await self.send(L1Op(flush=True))
+        await self.send(L1Op(clear=True))
+        s = rng.randrange(geo.sets)
+        written: set[int] = set()
+        if fault.startswith("write"):
+            # Fill set s with dirty lines: every way is taken, so the next miss in
+            # the set writes one back.
+            written = set(rng.sample(range(s, geo.lines, geo.sets), geo.ways))
+            for line in written:
+                await self.send(L1Op(we=True, waddr=geo.entry(line, rng),
+                                     wdata=rng.getrandbits(geo.width)))
+        await self.idle(3)   # the fills above have finished: arm the next DDR access
+        setattr(self.ddr, {"read_error": "fail_reads", "read_hang": "hang_reads",
+                           "write_error": "fail_writes", "write_hang": "hang_writes"}[fault], 1)
+        line = geo.line_in_set(s, rng)
+        while line in written:
+            line = geo.line_in_set(s, rng)
+        target = geo.entry(line, rng)
+        if job == "flush":
+            await self.send(L1Op(flush=True))
+        elif job == "read_miss":
+            await self.send(L1Op(re=True, raddr=target))
+        else:
+            await self.send(L1Op(we=True, waddr=target, wdata=rng.getrandbits(geo.width)))
+        for _ in range(4 * self.hang_cycles):
+            if int(self.dut.fault_o.value):
+                break
+            await self.idle(1)
+        self.sb.compare(f"fault_o after {fault} on {job}", 1, int(self.dut.fault_o.value))
+        self.sb.compare(f"fault_kind_o after {fault} on {job}", FAULT_KIND[fault],
+                        int(self.dut.fault_kind_o.value))
+        self._sample((fault, job))
+        # Faulted: traffic is not served, a flush answers at once, nothing reaches DDR.
+        for _ in range(20):
+            await self.send(self.random_op(list(range(geo.lines))))
+        await self.send(L1Op(flush=True))
+        # A hung response arrives late; the clear after it must make it harmless.
+        await self.idle(self.hang_cycles if fault.endswith("hang") else 4)
+        await self.send(L1Op(clear=True))
+        self.ddr.fail_reads = self.ddr.fail_writes = 0
+        self.ddr.hang_reads = self.ddr.hang_writes = 0
+        await self.idle(4)
+        self.sb.compare(f"fault_o after clear ({fault} on {job})", 0,
+                        int(self.dut.fault_o.value))
+        # The faulting line and its set are read back against DDR.
+        for _ in range(3 * geo.ways):
+            await self.send(L1Op(re=True, raddr=geo.entry(geo.line_in_set(s, rng), rng)))
+        await self.send(L1Op(re=True, raddr=target))
