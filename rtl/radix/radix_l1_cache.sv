@@ -151,15 +151,14 @@ module radix_l1_cache #(
 
   // ---------------------------------------------------------------- helpers
   function automatic logic [LineW-1:0] line_of(input logic [AddrW-1:0] a);
-    return LineW'(a >> EplW);
+    line_of = LineW'(a >> EplW);
   endfunction
   function automatic logic [OffW-1:0] off_of(input logic [AddrW-1:0] a);
-    if (EplW == 0) return '0;
-    return OffW'(a & AddrW'(Epl - 1));
+    off_of = (EplW == 0) ? '0 : OffW'(a & AddrW'(Epl - 1));
   endfunction
   function automatic logic [SlotW-1:0] slot_of(input logic [WayW-1:0] w,
                                                input logic [SetW-1:0] s);
-    return SlotW'({w, s});
+    slot_of = SlotW'({w, s});
   endfunction
   // Tree pseudo-LRU over Ways leaves: node n's bit points at the half to evict next.
   function automatic logic [PlruW-1:0] plru_touch(input logic [PlruW-1:0] b,
@@ -174,7 +173,7 @@ module radix_l1_cache #(
         n    = 2 * n + 1 + int'(w[WayW-1-lv]);
       end
     end
-    return r;
+    plru_touch = r;
   endfunction
   function automatic logic [WayW-1:0] plru_victim(input logic [PlruW-1:0] b);
     logic [WayW-1:0] w;
@@ -187,7 +186,7 @@ module radix_l1_cache #(
         n            = 2 * n + 1 + int'(b[n]);
       end
     end
-    return w;
+    plru_victim = w;
   endfunction
 
   // ---------------------------------------------------------------- request register (tick k)
@@ -328,10 +327,10 @@ module radix_l1_cache #(
 
   // An entry spread over a line, and the mask of its place.
   function automatic logic [511:0] spread(input logic [Width-1:0] d);
-    return {Epl{EntryBits'(d)}};
+    spread = {Epl{EntryBits'(d)}};
   endfunction
   function automatic logic [Epl-1:0] place(input logic [OffW-1:0] o);
-    return Epl'(1) << o;
+    place = Epl'(1) << o;
   endfunction
   // A line with one entry replaced.
   function automatic logic [511:0] merge(input logic [511:0] l, input logic [OffW-1:0] o,
@@ -341,7 +340,7 @@ module radix_l1_cache #(
     for (int e = 0; e < Epl; e++) begin
       if (OffW'(e) == o) r[e*EntryBits +: EntryBits] = EntryBits'(d);
     end
-    return r;
+    merge = r;
   endfunction
 
   logic tick_idle;   // a tick while the engine is idle: the request acts
