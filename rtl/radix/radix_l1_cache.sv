@@ -261,24 +261,18 @@ module radix_l1_cache #(
   // The engine's set: its job's line, or the flushed slot.
   logic [WayW-1:0] fl_way;
   assign fl_way = (Ways > 1) ? WayW'(fl_q >> SetW) : '0;
-  always_comb begin
-    jset = job_line_q[SetW-1:0];
-    jtag = job_line_q[LineW-1:SetW];
-    if (job_q == J_FLUSH) jset = fl_q[SetW-1:0];
-  end
+  assign jset = (job_q == J_FLUSH) ? fl_q[SetW-1:0] : job_line_q[SetW-1:0];
+  assign jtag = job_line_q[LineW-1:SetW];
+  assign rline = line_of(rq_raddr_q);
+  assign wline = line_of(rq_waddr_q);
+  assign rset  = rline[SetW-1:0];
+  assign rtag  = rline[LineW-1:SetW];
+  assign wset  = wline[SetW-1:0];
+  assign wtag  = wline[LineW-1:SetW];
 
+  // Each comb block only writes what it computes: Icarus 11 re-ran without end a lookup
+  // block that read back the hit vectors it had just written.
   always_comb begin
-    rline = line_of(rq_raddr_q);
-    wline = line_of(rq_waddr_q);
-    rset  = rline[SetW-1:0];
-    rtag  = rline[LineW-1:SetW];
-    wset  = wline[SetW-1:0];
-    wtag  = wline[LineW-1:SetW];
-    r_way = '0;
-    w_way = '0;
-    j_way = '0;
-    j_inv_way = '0;
-    j_has_inv = 1'b0;
     for (int w = 0; w < Ways; w++) begin
       r_hits[w]  = tagv_q[w][rset] == {1'b1, rtag};
       w_hits[w]  = tagv_q[w][wset] == {1'b1, wtag};
@@ -287,24 +281,36 @@ module radix_l1_cache #(
       j_tags[w]  = tagv_q[w][jset][TagW-1:0];
       j_dirty[w] = dirty_q[w][jset];
     end
-    // At most one way matches (SVA below), so an OR of the indices encodes it.
-    for (int w = 0; w < Ways; w++) begin
-      if (r_hits[w]) r_way = r_way | WayW'(w);
-      if (w_hits[w]) w_way = w_way | WayW'(w);
-      if (j_hits[w]) j_way = j_way | WayW'(w);
-    end
-    for (int w = Ways - 1; w >= 0; w--) begin
-      if (!j_valid[w]) begin
-        j_inv_way = WayW'(w);
-        j_has_inv = 1'b1;
-      end
-    end
-    r_hit  = |r_hits;
-    w_hit  = |w_hits;
-    j_hit  = |j_hits;
-    r_plru = plru_q[rset];
-    j_plru = plru_q[jset];
   end
+
+  // The way that matches (at most one does, SVA below), and the first invalid way.
+  function automatic logic [WayW-1:0] way_of(input logic [Ways-1:0] hits);
+    logic [WayW-1:0] r;
+    r = '0;
+    for (int w = 0; w < Ways; w++) begin
+      if (hits[w]) r = r | WayW'(w);
+    end
+    way_of = r;
+  endfunction
+  function automatic logic [WayW-1:0] first_invalid(input logic [Ways-1:0] valid);
+    logic [WayW-1:0] r;
+    r = '0;
+    for (int w = Ways - 1; w >= 0; w--) begin
+      if (!valid[w]) r = WayW'(w);
+    end
+    first_invalid = r;
+  endfunction
+
+  assign r_way     = way_of(r_hits);
+  assign w_way     = way_of(w_hits);
+  assign j_way     = way_of(j_hits);
+  assign j_inv_way = first_invalid(j_valid);
+  assign j_has_inv = !(&j_valid);
+  assign r_hit     = |r_hits;
+  assign w_hit     = |w_hits;
+  assign j_hit     = |j_hits;
+  assign r_plru    = plru_q[rset];
+  assign j_plru    = plru_q[jset];
 
   // ---------------------------------------------------------------- data array (block RAM)
   // Port A: the core's reads. Port B: the core's write hits, fills, and the
