@@ -244,9 +244,10 @@ module radix_l1_cache #(
 
   // ---------------------------------------------------------------- metadata (LUT RAM)
   // Per way: {valid, tag} per set; dirty bit per (way, set); PLRU bits per set.
-  logic [TagW:0]    tagv_q  [Ways][Sets];
-  logic             dirty_q [Ways][Sets];
+  // (Per-way arrays, each with one write port, so each maps to LUT RAM.)
   logic [PlruW-1:0] plru_q  [Sets];
+  localparam int TvW = TagW + 1;
+  logic [Ways*TvW-1:0] r_tv, w_tv, j_tv;   // way w's {valid, tag} at [w*TvW +: TvW]
 
   logic [LineW-1:0] rline, wline;
   logic [SetW-1:0]  rset, wset, jset;
@@ -274,12 +275,11 @@ module radix_l1_cache #(
   // block that read back the hit vectors it had just written.
   always_comb begin
     for (int w = 0; w < Ways; w++) begin
-      r_hits[w]  = tagv_q[w][rset] == {1'b1, rtag};
-      w_hits[w]  = tagv_q[w][wset] == {1'b1, wtag};
-      j_hits[w]  = tagv_q[w][jset] == {1'b1, jtag};
-      j_valid[w] = tagv_q[w][jset][TagW];
-      j_tags[w]  = tagv_q[w][jset][TagW-1:0];
-      j_dirty[w] = dirty_q[w][jset];
+      r_hits[w]  = r_tv[w*TvW +: TvW] == {1'b1, rtag};
+      w_hits[w]  = w_tv[w*TvW +: TvW] == {1'b1, wtag};
+      j_hits[w]  = j_tv[w*TvW +: TvW] == {1'b1, jtag};
+      j_valid[w] = j_tv[w*TvW + TagW];
+      j_tags[w]  = j_tv[w*TvW +: TagW];
     end
   end
 
@@ -381,7 +381,7 @@ module radix_l1_cache #(
       b_re   = 1'b1;
     end
     for (int w = 0; w < Ways; w++) begin
-      v_fill_tags_eq[w] = WayW'(w) != vway_q && tagv_q[w][jset] == {1'b1, jtag};
+      v_fill_tags_eq[w] = WayW'(w) != vway_q && j_tv[w*TvW +: TvW] == {1'b1, jtag};
     end
   end
 
@@ -635,24 +635,61 @@ module radix_l1_cache #(
   end
 
   // Metadata writes: one writer per cycle (ticks write hits, the engine the rest).
+  logic [Ways-1:0] tw_en, dw_en;
+  logic [SetW-1:0] tw_set, dw_set;
+  logic [TagW:0]   tw_data;
+  logic            dw_data;
+  always_comb begin
+    tw_en   = '0;
+    tw_set  = jset;
+    tw_data = {1'b1, jtag};
+    dw_en   = '0;
+    dw_set  = jset;
+    dw_data = 1'b0;
+    if (st_q == E_CLEAR) begin
+      tw_en   = '1;
+      tw_set  = sweep_q[SetW-1:0];
+      tw_data = '0;
+      dw_en   = '1;
+      dw_set  = sweep_q[SetW-1:0];
+    end else if (tick_idle && !rq_clear_q) begin
+      dw_en   = (rq_we_q && w_hit) ? Ways'(1) << w_way : '0;
+      dw_set  = wset;
+      dw_data = 1'b1;
+    end else if (st_q == E_LOOK && job_q == J_WRITE && j_hit) begin
+      dw_en   = Ways'(1) << j_way;
+      dw_data = 1'b1;
+    end else if (st_q == E_FILL) begin
+      tw_en   = Ways'(1) << vway_q;
+      dw_en   = Ways'(1) << vway_q;
+      dw_data = job_q == J_WRITE;
+    end else if (st_q == E_WAIT && job_q == J_FLUSH && b_ok && !m_axi_bresp[1]) begin
+      dw_en   = Ways'(1) << fl_way;
+    end
+  end
+
+  for (genvar w = 0; w < Ways; w++) begin : g_way
+    logic [TagW:0] tag_mem [Sets];
+    logic          dirty_mem [Sets];
+    always_ff @(posedge clk_i) begin
+      if (tw_en[w]) tag_mem[tw_set] <= tw_data;
+      if (dw_en[w]) dirty_mem[dw_set] <= dw_data;
+    end
+    always_comb begin
+      r_tv[w*TvW +: TvW] = tag_mem[rset];
+      w_tv[w*TvW +: TvW] = tag_mem[wset];
+      j_tv[w*TvW +: TvW] = tag_mem[jset];
+      j_dirty[w] = dirty_mem[jset];
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (st_q == E_CLEAR) begin
-      for (int w = 0; w < Ways; w++) begin
-        tagv_q[w][sweep_q[SetW-1:0]]  <= '0;
-        dirty_q[w][sweep_q[SetW-1:0]] <= 1'b0;
-      end
       plru_q[sweep_q[SetW-1:0]] <= '0;
     end else if (tick_idle && !rq_clear_q) begin
       if (rq_re_q && r_hit) plru_q[rset] <= plru_touch(r_plru, r_way);
-      if (rq_we_q && w_hit) dirty_q[w_way][wset] <= 1'b1;
-    end else if (st_q == E_LOOK && job_q == J_WRITE && j_hit) begin
-      dirty_q[j_way][jset] <= 1'b1;
     end else if (st_q == E_FILL) begin
-      tagv_q[vway_q][jset]  <= {1'b1, jtag};
-      dirty_q[vway_q][jset] <= job_q == J_WRITE;
-      plru_q[jset]          <= plru_touch(j_plru, vway_q);
-    end else if (st_q == E_WAIT && job_q == J_FLUSH && b_ok && !m_axi_bresp[1]) begin
-      dirty_q[fl_way][jset] <= 1'b0;
+      plru_q[jset] <= plru_touch(j_plru, vway_q);
     end
   end
 
