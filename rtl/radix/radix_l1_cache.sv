@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // L1 cache of one radix table whose backing store is a DDR region (the L2 tier).
+// Length: the miss engine, the tag lookup it shares with the core's port, and the
+// AXI master that only the engine drives; split, each signal of the lookup would cross.
 //
 // To the core it looks like common_ram_sdp (one write port, one read port,
 // read-first on collisions, data held until the next read replaces it), in
