@@ -78,6 +78,14 @@ _L1_STRESS_PARAMS = {"Width": 24, "Depth": 8192, "Sets": 4, "Ways": 8, "ReadLate
 _L1_FAULT_PARAMS = {"Width": 56, "Depth": 1024, "Sets": 8, "Ways": 2, "ReadLatency": 2,
                     "TimeoutCycles": 256}
 
+# The L2 build: every table that grows with the tree in a DDR model, behind L1 caches of
+# L1Lines lines each: 1/16 of the node table (1,024 nodes x 32 bytes = 512 lines), 1/32
+# of the token lines.
+_RADIX_L2_PARAMS = {"NodeCap": 1024, "TokenCap": 16384, "MaxLen": 512, "HashBuckets": 256,
+                    "HashWays": 4, "StashDepth": 4, "L2": 1, "L1Lines": 32, "L1Ways": 2}
+# radix_random's small build with 4-line caches (2 sets x 2 ways): nearly every access misses.
+_RADIX_L2_SMALL_PARAMS = {**_RADIX_PARAMS, "L2": 1, "L1Lines": 4, "L1Ways": 2}
+
 # 10,000 children of one node need 10,000 nodes, lines and index entries.
 _RADIX_FANOUT_PARAMS = {"NodeCap": 16384, "TokenCap": 262144, "MaxLen": 64,
                         "HashBuckets": 16384, "HashWays": 4, "StashDepth": 8}
@@ -237,6 +245,32 @@ TESTS: dict[str, SimTest] = {
             filelists=_RADIX_L1,
             parameters=_L1_FAULT_PARAMS,
             sims=SIMULATORS,
+        ),
+        _entry(
+            "radix_l2_lookup",
+            "RadixL2LookupTest",
+            "radix_lookup on the L2 build: tables in DDR, L1 = 1/16 of the node table",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_L2_PARAMS,
+            sims=SIMULATORS,
+            module="radix_l2",
+            env={"N_REQUESTS": "40", "WORKLOAD": "ecommerce_qa"},
+            ci_env={"N_REQUESTS": "12"},
+        ),
+        _entry(
+            "radix_l2_random",
+            "RadixL2RandomTest",
+            "radix_random on the L2 build with 4-line L1 caches: most accesses miss",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_L2_SMALL_PARAMS,
+            sims=VERILATOR,
+            module="radix_l2",
+            env={"N_OPS": "3000"},
+            ci_env={"N_OPS": "300"},
         ),
         _entry(
             "radix_lookup",

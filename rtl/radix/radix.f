@@ -3,8 +3,11 @@
 ../common/common_skid_buffer.sv
 ../common/common_fifo_sync.sv
 radix_pkg.sv
-radix_free_stack.sv
 radix_l1_cache.sv
+radix_ram.sv
+radix_table.sv
+radix_axi_arb.sv
+radix_free_stack.sv
 radix_child_index.sv
 radix_core.sv
 radix_csr.sv

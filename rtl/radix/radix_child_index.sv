@@ -29,6 +29,11 @@
 `include "common_macros.svh"
 
 module radix_child_index #(
+  // The table in DDR behind an L1 cache (radix_table): on/off, geometry, timeout.
+  parameter bit L2            = 1'b0,
+  parameter int Sets          = 64,
+  parameter int Ways          = 2,
+  parameter int TimeoutCycles = 4096,
   parameter int HashBuckets = 256,   // buckets, power of two >= 2
   parameter int HashWays    = 4,     // entries per bucket, 1..8
   parameter int StashDepth  = 4,     // stash entries, 1..16
@@ -46,6 +51,19 @@ module radix_child_index #(
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_ni,
+
+  // L2 tier of the table (radix_table); idle when L2 = 0.
+  input  wire logic                           adv_i,
+  input  wire logic [63:0]                    base_i,
+  input  wire logic                           flush_i,
+  input  wire logic                           clear_i,
+  output logic                                stall_o,
+  output logic                                flush_done_o,
+  output logic                                fault_o,
+  output logic      [1:0]                     fault_kind_o,
+  output logic [radix_pkg::L1_NCNT*32-1:0]    cnt_o,
+  output logic [radix_pkg::L1_REQ_W-1:0]      axi_req_o,
+  input  wire logic [radix_pkg::L1_RSP_W-1:0] axi_rsp_i,
 
   input  wire logic                init_i,      // clear every entry (HashBuckets cycles)
   output logic                     idle_o,
@@ -129,13 +147,20 @@ module radix_child_index #(
   logic [BucketW-1:0] ram_waddr, ram_raddr, op_bucket;
   logic [RowW-1:0] ram_wdata, ram_rdata, row_q;
 
-  common_ram_sdp #(
+  radix_table #(
     .Width       (RowW),
     .Depth       (HashBuckets),
     .RamStyle    (RamStyle),
-    .ReadLatency (RamLat)
+    .ReadLatency (RamLat),
+    .L2          (L2),
+    .Sets        (Sets),
+    .Ways        (Ways),
+    .TimeoutCycles (TimeoutCycles)
   ) u_buckets (
     .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .adv_i, .base_i, .flush_i, .clear_i, .stall_o, .flush_done_o, .fault_o, .fault_kind_o,
+    .cnt_o, .axi_req_o, .axi_rsp_i,
     .we_i    (ram_we),
     .waddr_i (ram_waddr),
     .wdata_i (ram_wdata),
@@ -252,94 +277,96 @@ module radix_child_index #(
                                 {1'b1, key_q, len_q, child_q}, {len_q, child_q});
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      state_q    <= X_IDLE;
-      st_valid_q <= '0;
-      used_q     <= '0;
-      done_o     <= 1'b0;
-      overflow_o <= 1'b0;
-    end else begin
-      done_o     <= 1'b0;
-      overflow_o <= 1'b0;
-      unique case (state_q)
-        X_IDLE: begin
-          if (init_i) begin
-            state_q    <= X_INIT;
-            init_q     <= '0;
-            st_valid_q <= '0;
-            used_q     <= '0;
-          end else if (op_valid_i) begin
-            op_q    <= op_i;
-            key_q   <= {ns_i, parent_i, page_i};
-            child_q <= child_i;
-            len_q   <= len_i;
-            loc_q   <= loc_i;
-            bucket_q <= op_bucket;
-            wait_q   <= 8'(RamLat - 1);
-            state_q  <= X_WAIT;
+    if (adv_i || !rst_ni) begin
+      if (!rst_ni) begin
+        state_q    <= X_IDLE;
+        st_valid_q <= '0;
+        used_q     <= '0;
+        done_o     <= 1'b0;
+        overflow_o <= 1'b0;
+      end else begin
+        done_o     <= 1'b0;
+        overflow_o <= 1'b0;
+        unique case (state_q)
+          X_IDLE: begin
+            if (init_i) begin
+              state_q    <= X_INIT;
+              init_q     <= '0;
+              st_valid_q <= '0;
+              used_q     <= '0;
+            end else if (op_valid_i) begin
+              op_q    <= op_i;
+              key_q   <= {ns_i, parent_i, page_i};
+              child_q <= child_i;
+              len_q   <= len_i;
+              loc_q   <= loc_i;
+              bucket_q <= op_bucket;
+              wait_q   <= 8'(RamLat - 1);
+              state_q  <= X_WAIT;
+            end
           end
-        end
-        X_INIT: begin
-          init_q <= init_q + 1'b1;
-          if (init_q == BucketW'(HashBuckets - 1)) state_q <= X_IDLE;
-        end
-        X_WAIT: begin
-          wait_q <= wait_q - 1'b1;
-          if (wait_q == 8'd0) begin
-            row_q      <= ram_rdata;
-            way_hit_q  <= way_hit;
-            way_free_q <= way_free;
-            st_hit_q   <= st_hit;
-            state_q    <= X_SEL;
+          X_INIT: begin
+            init_q <= init_q + 1'b1;
+            if (init_q == BucketW'(HashBuckets - 1)) state_q <= X_IDLE;
           end
-        end
-        X_SEL: begin
-          // Results of a LOOKUP, from the registered compare vectors. A LOOKUP
-          // writes nothing, so it is done here.
-          hit_o        <= any_way_hit || any_st_hit;
-          {len_o, child_o} <= any_way_hit ? way_child(row_q, hit_way)
-                                          : {st_len_q[hit_st], st_child_q[hit_st]};
-          loc_o        <= any_way_hit ? loc_bucket(bucket_q, hit_way) : loc_stash(hit_st);
-          bucket_o     <= bucket_q;
-          free_ways_o  <= n_free_ways;
-          if (op_q == radix_pkg::IX_LOOKUP) begin
+          X_WAIT: begin
+            wait_q <= wait_q - 1'b1;
+            if (wait_q == 8'd0) begin
+              row_q      <= ram_rdata;
+              way_hit_q  <= way_hit;
+              way_free_q <= way_free;
+              st_hit_q   <= st_hit;
+              state_q    <= X_SEL;
+            end
+          end
+          X_SEL: begin
+            // Results of a LOOKUP, from the registered compare vectors. A LOOKUP
+            // writes nothing, so it is done here.
+            hit_o        <= any_way_hit || any_st_hit;
+            {len_o, child_o} <= any_way_hit ? way_child(row_q, hit_way)
+                                            : {st_len_q[hit_st], st_child_q[hit_st]};
+            loc_o        <= any_way_hit ? loc_bucket(bucket_q, hit_way) : loc_stash(hit_st);
+            bucket_o     <= bucket_q;
+            free_ways_o  <= n_free_ways;
+            if (op_q == radix_pkg::IX_LOOKUP) begin
+              done_o  <= 1'b1;
+              state_q <= X_IDLE;
+            end else begin
+              state_q <= X_WRITE;
+            end
+          end
+          X_WRITE: begin
+            unique case (op_q)
+              radix_pkg::IX_INSERT: begin
+                used_q <= used_q + 1'b1;
+                if (any_way_free) begin
+                  loc_o <= loc_bucket(bucket_q, free_way);
+                end else if (any_st_free) begin
+                  loc_o                <= loc_stash(free_st);
+                  st_valid_q[free_st]  <= 1'b1;
+                  st_key_q[free_st]    <= key_q;
+                  st_child_q[free_st]  <= child_q;
+                  st_len_q[free_st]    <= len_q;
+                end else begin
+                  overflow_o <= 1'b1;
+                end
+              end
+              radix_pkg::IX_SETCHILD: if (loc_in_stash) begin
+                st_child_q[loc_st] <= child_q;
+                st_len_q[loc_st]   <= len_q;
+              end
+              radix_pkg::IX_DELETE: begin
+                used_q <= used_q - 1'b1;
+                if (loc_in_stash) st_valid_q[loc_st] <= 1'b0;
+              end
+              default: ;
+            endcase
             done_o  <= 1'b1;
             state_q <= X_IDLE;
-          end else begin
-            state_q <= X_WRITE;
           end
-        end
-        X_WRITE: begin
-          unique case (op_q)
-            radix_pkg::IX_INSERT: begin
-              used_q <= used_q + 1'b1;
-              if (any_way_free) begin
-                loc_o <= loc_bucket(bucket_q, free_way);
-              end else if (any_st_free) begin
-                loc_o                <= loc_stash(free_st);
-                st_valid_q[free_st]  <= 1'b1;
-                st_key_q[free_st]    <= key_q;
-                st_child_q[free_st]  <= child_q;
-                st_len_q[free_st]    <= len_q;
-              end else begin
-                overflow_o <= 1'b1;
-              end
-            end
-            radix_pkg::IX_SETCHILD: if (loc_in_stash) begin
-              st_child_q[loc_st] <= child_q;
-              st_len_q[loc_st]   <= len_q;
-            end
-            radix_pkg::IX_DELETE: begin
-              used_q <= used_q - 1'b1;
-              if (loc_in_stash) st_valid_q[loc_st] <= 1'b0;
-            end
-            default: ;
-          endcase
-          done_o  <= 1'b1;
-          state_q <= X_IDLE;
-        end
-        default: state_q <= X_IDLE;
-      endcase
+          default: state_q <= X_IDLE;
+        endcase
+      end
     end
   end
 
@@ -349,9 +376,11 @@ module radix_child_index #(
 
 `ifdef COMMON_ASSERT_ON
   always_ff @(posedge clk_i) begin
-    if (rst_ni && overflow_o) $fatal(1, "radix_child_index: INSERT without room");
-    if (rst_ni && state_q == X_WRITE && op_q == radix_pkg::IX_INSERT && (any_way_hit || any_st_hit))
-      $fatal(1, "radix_child_index: INSERT of a key that is present");
+    if (adv_i || !rst_ni) begin
+      if (rst_ni && overflow_o) $fatal(1, "radix_child_index: INSERT without room");
+      if (rst_ni && state_q == X_WRITE && op_q == radix_pkg::IX_INSERT && (any_way_hit || any_st_hit))
+        $fatal(1, "radix_child_index: INSERT of a key that is present");
+    end
   end
 `endif
 

@@ -20,14 +20,23 @@
 // and their registered read data with the line streamer, the leaf writer and
 // the walker; split into modules, those ports and every pipeline flag the
 // depth work registered would cross module boundaries as wide buses.
+//
+// L2 tier (L2 = 1): the tables that grow with the tree (node table, LRU links,
+// token lines, free lists, child-index buckets) live in DDR behind one L1 cache
+// each (radix_table); their AXI traffic merges in radix_axi_arb. A miss freezes
+// the whole core: every register, RAM port and pipeline here and in the child
+// index and free lists advances only in cycles with `adv` high, so the core's
+// results and its cycle count in ticks are those of the on-chip build (L2 = 0,
+// where adv is constant 1 and synthesis drops the enables).
 `default_nettype none
 
 `include "common_macros.svh"
 
 module radix_core #(
-  // Node-table entries including the root, power of two in [8, 2**20].
+  // Node-table entries including the root, power of two in [8, 2**20]: a handle
+  // carries a 20-bit slot (docs/radix-protocol.md).
   parameter int NodeCap     = 1024,
-  // Token capacity, power of two in [64, 2**24]; the store holds TokenCap/16 lines.
+  // Token capacity, power of two in [64, 2**24] (2**28 with L2); TokenCap/16 lines.
   parameter int TokenCap    = 16384,
   // Longest MATCH / INSERT in tokens, PageSize multiple, 16..65520.
   parameter int MaxLen      = 1024,
@@ -44,7 +53,17 @@ module radix_core #(
   // Read latency of the large RAMs (node table, lines, index, query), 2..4.
   parameter int RamLat      = 2,
   // Response FIFO depth in beats, >= 4.
-  parameter int RspDepth    = 16
+  parameter int RspDepth    = 16,
+  // 1: the large tables live in DDR behind L1 caches (m_axi); 0: all on chip.
+  parameter bit L2          = 1'b0,
+  // L1 cache of each L2 table: at most L1Lines lines of 64 bytes (a power of two; never
+  // more than half the table), L1Ways-way set-associative (1, 2, 4 or 8).
+  parameter int L1Lines     = 512,
+  parameter int L1Ways      = 2,
+  // Cycles a DDR request may take before the fault, >= 16.
+  parameter int L2Timeout   = 4096,
+  // AXI ID width of m_axi; derived, do not override.
+  parameter int L2IdW       = radix_pkg::L1_IDW + 4
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -86,7 +105,52 @@ module radix_core #(
   output logic          [31:0] index_used_o,
   output logic          [31:0] stash_free_o,
   output logic          [31:0] free_lines_o,
-  output logic          [31:0] evict_skips_o
+  output logic          [31:0] evict_skips_o,
+
+  // L2 tier; with L2 = 0 the master is idle, flushes complete at once, no fault.
+  input  wire logic [63:0]      l2_base_i,        // DDR byte address of the region, 4 KiB aligned
+  input  wire logic             l2_flush_i,       // pulse: write every dirty line back
+  input  wire logic             l2_clear_i,       // pulse: drop every line, clear the fault
+  output logic                  l2_flush_done_o,  // pulse: the flush is complete in DDR
+  output logic                  l2_flushing_o,    // a flush is pending or in progress
+  output logic                  l2_fault_o,       // sticky until l2_clear_i
+  output logic           [1:0]  l2_fault_kind_o,  // 1 read error, 2 write error, 3 timeout
+  output logic          [31:0]  l2_hits_o,        // L1 accesses that hit, all tables
+  output logic          [31:0]  l2_misses_o,
+  output logic          [31:0]  l2_writebacks_o,
+  output logic          [31:0]  l2_rd_beats_o,
+  output logic          [31:0]  l2_wr_beats_o,
+  output logic          [31:0]  l2_stall_o,       // cycles the core was frozen
+
+  output logic [L2IdW-1:0]      m_axi_awid,
+  output logic [63:0]           m_axi_awaddr,
+  output logic [7:0]            m_axi_awlen,
+  output logic [2:0]            m_axi_awsize,
+  output logic [1:0]            m_axi_awburst,
+  output logic                  m_axi_awvalid,
+  input  wire logic             m_axi_awready,
+  output logic [511:0]          m_axi_wdata,
+  output logic [63:0]           m_axi_wstrb,
+  output logic                  m_axi_wlast,
+  output logic                  m_axi_wvalid,
+  input  wire logic             m_axi_wready,
+  input  wire logic [L2IdW-1:0] m_axi_bid,
+  input  wire logic [1:0]       m_axi_bresp,
+  input  wire logic             m_axi_bvalid,
+  output logic                  m_axi_bready,
+  output logic [L2IdW-1:0]      m_axi_arid,
+  output logic [63:0]           m_axi_araddr,
+  output logic [7:0]            m_axi_arlen,
+  output logic [2:0]            m_axi_arsize,
+  output logic [1:0]            m_axi_arburst,
+  output logic                  m_axi_arvalid,
+  input  wire logic             m_axi_arready,
+  input  wire logic [L2IdW-1:0] m_axi_rid,
+  input  wire logic [511:0]     m_axi_rdata,
+  input  wire logic [1:0]       m_axi_rresp,
+  input  wire logic             m_axi_rlast,
+  input  wire logic             m_axi_rvalid,
+  output logic                  m_axi_rready
 );
 
   // ---------------------------------------------------------------- sizes
@@ -114,7 +178,8 @@ module radix_core #(
 
   `COMMON_PARAM_CHECK(g_bad_node_cap, NodeCap >= 8 && NodeCap <= (1 << 20) &&
                       (NodeCap & (NodeCap - 1)) == 0, "radix_core: NodeCap")
-  `COMMON_PARAM_CHECK(g_bad_token_cap, TokenCap >= 64 && TokenCap <= (1 << 24) &&
+  `COMMON_PARAM_CHECK(g_bad_token_cap, TokenCap >= 64 &&
+                      TokenCap <= (L2 ? (1 << 28) : (1 << 24)) &&
                       (TokenCap & (TokenCap - 1)) == 0, "radix_core: TokenCap")
   `COMMON_PARAM_CHECK(g_bad_page, PageSize == 1 || PageSize == 2 || PageSize == 4 ||
                       PageSize == 8 || PageSize == 16, "radix_core: PageSize")
@@ -124,6 +189,10 @@ module radix_core #(
   `COMMON_PARAM_CHECK(g_bad_width, DataW == 512, "radix_core: DataW must be 512")
   `COMMON_PARAM_CHECK(g_bad_lat, RamLat >= 2 && RamLat <= 4, "radix_core: RamLat")
   `COMMON_PARAM_CHECK(g_bad_rsp, RspDepth >= 4, "radix_core: RspDepth")
+  `COMMON_PARAM_CHECK(g_bad_l1, L1Lines >= 4 && (L1Lines & (L1Lines - 1)) == 0 &&
+                      (L1Ways == 1 || L1Ways == 2 || L1Ways == 4 || L1Ways == 8) &&
+                      L1Lines >= 2 * L1Ways, "radix_core: L1Lines / L1Ways")
+  `COMMON_PARAM_CHECK(g_bad_idw, L2IdW == radix_pkg::L1_IDW + 4, "radix_core: L2IdW is derived")
 
   // Node word: {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, valid}
   localparam int O_VALID  = 0;
@@ -184,6 +253,7 @@ module radix_core #(
   } state_e;
 
   state_e state_q, ret_q;
+  logic   adv;   // the core advances this cycle (see "L2 tier")
   logic [3:0] wait_q;
 
   // Command
@@ -251,13 +321,15 @@ module radix_core #(
   logic [31:0]      evicted_nodes_q, evicted_tokens_q, errors_q, busy_cycles_q;
   logic [31:0]      walk_cycles_q, walk_nodes_q;
   logic [7:0]       last_error_q;
+  logic             error_q;
   logic             por_q;
   logic [NodeW:0]   init_q;
 
   common_seg_counter #(.Width(StampW), .SegW(16), .Init(StampW'(0))) u_clock (
-    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q), .inc_i (clk_inc_q), .value_o (clock_q));
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q && adv), .inc_i (clk_inc_q && adv),
+    .value_o (clock_q));
   common_seg_counter #(.Width(StampW), .SegW(16), .Init(StampW'(1))) u_clock_nx (
-    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q), .inc_i (clk_inc_q),
+    .clk_i (clk_i), .rst_ni (rst_ni), .clr_i (clk_clr_q && adv), .inc_i (clk_inc_q && adv),
     .value_o (clock_nx));
 
   // ---------------------------------------------------------------- walker
@@ -340,44 +412,129 @@ module radix_core #(
   logic               ob_re;
   logic [OutRowW-1:0] ob_raddr;
 
-  common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
-    u_qtok (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
-            .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qtok_rdata));
+  // ---------------------------------------------------------------- L2 tier
+  // Tables that grow with the tree: each is a radix_table, in DDR behind an L1
+  // cache when L2 = 1. A table under 4 x L1Ways lines stays on chip (its cache
+  // would hold all of it). DDR regions in this order from l2_base_i, each a
+  // multiple of 4 KiB; the child index's buckets come last.
+  localparam int T_NODE = 0, T_LNEXT = 1, T_LPREV = 2, T_FREEN = 3, T_LTOK = 4, T_LKV = 5,
+                 T_LLINK = 6, T_FREEL = 7, T_INDEX = 8;
+  localparam int NT  = 9;
+  localparam int CNW = radix_pkg::L1_NCNT * 32;
+  localparam int RQW = radix_pkg::L1_REQ_W;
+  localparam int RSW = radix_pkg::L1_RSP_W;
+
+  function automatic longint entry_bytes(input int w);
+    entry_bytes = longint'(1) << $clog2((w + 7) / 8);
+  endfunction
+  function automatic longint region(input int w, input int depth);
+    region = ((longint'(depth) * entry_bytes(w) + 64'd4095) / 64'd4096) * 64'd4096;
+  endfunction
+  function automatic longint lines_of_table(input int w, input int depth);
+    lines_of_table = (longint'(depth) * entry_bytes(w) + 64'd63) / 64'd64;
+  endfunction
+  function automatic bit in_ddr(input int w, input int depth);
+    in_ddr = L2 && (lines_of_table(w, depth) >= longint'(4 * L1Ways));
+  endfunction
+  // Sets of a table's cache: L1Lines lines in all, but at most half the table.
+  function automatic int l1_sets(input int w, input int depth);
+    longint lines;
+    lines = lines_of_table(w, depth) / 2;
+    if (lines > longint'(L1Lines)) lines = longint'(L1Lines);
+    l1_sets = (int'(lines) / L1Ways < 2) ? 2 : int'(lines) / L1Ways;
+  endfunction
+
+  localparam int IxRowW   = HashWays * (1 + 8 + NodeW + PageBits + LenW + NodeW);
+  localparam longint OFF_NODE  = 0;
+  localparam longint OFF_LNEXT = OFF_NODE + region(NodeWordW, NodeCap);
+  localparam longint OFF_LPREV = OFF_LNEXT + region(NodeW, NodeCap);
+  localparam longint OFF_FREEN = OFF_LPREV + region(NodeW, NodeCap);
+  localparam longint OFF_LTOK  = OFF_FREEN + region(NodeW, NodeCap);
+  localparam longint OFF_LKV   = OFF_LTOK + region(512, LineCap);
+  localparam longint OFF_LLINK = OFF_LKV + region(512, LineCap);
+  localparam longint OFF_FREEL = OFF_LLINK + region(2 * LineW, LineCap);
+  localparam longint OFF_INDEX = OFF_FREEL + region(LineW, LineCap);
+
+  logic [NT-1:0]     t_stall, t_fdone, t_fault;
+  logic [2*NT-1:0]   t_kind;
+  logic [NT*CNW-1:0] t_cnt;
+  logic [NT*RQW-1:0] t_req;
+  logic [NT*RSW-1:0] t_rsp;
+  logic [NT*64-1:0]  t_base_q;
+  logic              t_flush_q, t_clear_q;
+  // The core advances in cycles no cache stalls (each stall_o is a register).
+  assign adv = !(|t_stall);
+
+  // Region addresses, registered: l2_base_i is static while the core runs.
+  always_ff @(posedge clk_i) begin
+    t_base_q[64*T_NODE +: 64]  <= l2_base_i + 64'(OFF_NODE);
+    t_base_q[64*T_LNEXT +: 64] <= l2_base_i + 64'(OFF_LNEXT);
+    t_base_q[64*T_LPREV +: 64] <= l2_base_i + 64'(OFF_LPREV);
+    t_base_q[64*T_FREEN +: 64] <= l2_base_i + 64'(OFF_FREEN);
+    t_base_q[64*T_LTOK +: 64]  <= l2_base_i + 64'(OFF_LTOK);
+    t_base_q[64*T_LKV +: 64]   <= l2_base_i + 64'(OFF_LKV);
+    t_base_q[64*T_LLINK +: 64] <= l2_base_i + 64'(OFF_LLINK);
+    t_base_q[64*T_FREEL +: 64] <= l2_base_i + 64'(OFF_FREEL);
+    t_base_q[64*T_INDEX +: 64] <= l2_base_i + 64'(OFF_INDEX);
+  end
+
+  // One radix_table's L2 connections, by table index.
+`define RADIX_L2_CONN(t) \
+    .rst_ni (rst_ni), .adv_i (adv), .base_i (t_base_q[64*(t) +: 64]), .flush_i (t_flush_q), \
+    .clear_i (t_clear_q), .stall_o (t_stall[t]), .flush_done_o (t_fdone[t]), \
+    .fault_o (t_fault[t]), .fault_kind_o (t_kind[2*(t) +: 2]), .cnt_o (t_cnt[CNW*(t) +: CNW]), \
+    .axi_req_o (t_req[RQW*(t) +: RQW]), .axi_rsp_i (t_rsp[RSW*(t) +: RSW])
+
+  radix_ram #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qtok (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i(q_waddr),
+            .wdata_i(cmd_tdata_i), .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qtok_rdata));
   // A second copy of the query tokens gives the walker its own read port.
-  common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
-    u_qpage (.clk_i(clk_i), .we_i(q_we && !q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
-             .re_i(pg_re), .raddr_i(pg_raddr), .rdata_o(pg_rdata));
-  common_ram_sdp #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
-    u_qkv (.clk_i(clk_i), .we_i(q_we && q_wkv), .waddr_i(q_waddr), .wdata_i(cmd_tdata_i),
-           .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qkv_rdata));
-  common_ram_sdp #(.Width(NodeWordW), .Depth(NodeCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+  radix_ram #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qpage (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i(q_waddr),
+             .wdata_i(cmd_tdata_i), .re_i(pg_re), .raddr_i(pg_raddr), .rdata_o(pg_rdata));
+  radix_ram #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qkv (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && q_wkv), .waddr_i(q_waddr),
+           .wdata_i(cmd_tdata_i), .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qkv_rdata));
+  radix_table #(.Width(NodeWordW), .Depth(NodeCap), .RamStyle("ultra"), .ReadLatency(RamLat),
+                .L2(in_ddr(NodeWordW, NodeCap)), .Sets(l1_sets(NodeWordW, NodeCap)),
+                .Ways(L1Ways), .TimeoutCycles(L2Timeout))
     u_node (.clk_i(clk_i), .we_i(nd_we), .waddr_i(nd_waddr), .wdata_i(nd_wdata),
             .re_i(nd_re || nr_v_q[0]), .raddr_i(nr_v_q[0] ? nr_child_q : nd_raddr),
-            .rdata_o(nd_rdata));
-  common_ram_sdp #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat))
+            .rdata_o(nd_rdata), `RADIX_L2_CONN(T_NODE));
+  radix_table #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat),
+                .L2(in_ddr(NodeW, NodeCap)), .Sets(l1_sets(NodeW, NodeCap)), .Ways(L1Ways),
+                .TimeoutCycles(L2Timeout))
     u_lnext (.clk_i(clk_i), .we_i(ln_we), .waddr_i(ln_waddr), .wdata_i(ln_wdata),
-             .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(ln_rdata));
-  common_ram_sdp #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat))
+             .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(ln_rdata), `RADIX_L2_CONN(T_LNEXT));
+  radix_table #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat),
+                .L2(in_ddr(NodeW, NodeCap)), .Sets(l1_sets(NodeW, NodeCap)), .Ways(L1Ways),
+                .TimeoutCycles(L2Timeout))
     u_lprev (.clk_i(clk_i), .we_i(lp_we), .waddr_i(lp_waddr), .wdata_i(lp_wdata),
-             .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(lp_rdata));
-  common_ram_sdp #(.Width(NodeW), .Depth(PathCap), .RamStyle("block"), .ReadLatency(RamLat))
-    u_path (.clk_i(clk_i), .we_i(pa_we), .waddr_i(pa_waddr), .wdata_i(pa_wdata),
+             .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(lp_rdata), `RADIX_L2_CONN(T_LPREV));
+  radix_ram #(.Width(NodeW), .Depth(PathCap), .RamStyle("block"), .ReadLatency(RamLat))
+    u_path (.clk_i(clk_i), .adv_i(adv), .we_i(pa_we), .waddr_i(pa_waddr), .wdata_i(pa_wdata),
             .re_i(pa_re), .raddr_i(pa_raddr), .rdata_o(pa_rdata));
-  common_ram_sdp #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+  radix_table #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
+                .L2(in_ddr(512, LineCap)), .Sets(l1_sets(512, LineCap)), .Ways(L1Ways),
+                .TimeoutCycles(L2Timeout))
     u_ltok (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wtok),
-            .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rtok));
-  common_ram_sdp #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+            .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rtok), `RADIX_L2_CONN(T_LTOK));
+  radix_table #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
+                .L2(in_ddr(512, LineCap)), .Sets(l1_sets(512, LineCap)), .Ways(L1Ways),
+                .TimeoutCycles(L2Timeout))
     u_lkv (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wkv),
-           .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rkv));
-  common_ram_sdp #(.Width(2 * LineW), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat))
+           .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rkv), `RADIX_L2_CONN(T_LKV));
+  radix_table #(.Width(2 * LineW), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
+                .L2(in_ddr(2 * LineW, LineCap)), .Sets(l1_sets(2 * LineW, LineCap)),
+                .Ways(L1Ways), .TimeoutCycles(L2Timeout))
     u_llink (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wlink),
-             .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rlink));
+             .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rlink), `RADIX_L2_CONN(T_LLINK));
 
   for (genvar t = 0; t < L; t++) begin : g_ob
-    common_ram_sdp #(.Width(32), .Depth(OutRows), .RamStyle("block"), .ReadLatency(1))
-      u_lane (.clk_i(clk_i), .we_i(ob_we[t]), .waddr_i(ob_waddr[t*OutRowW +: OutRowW]),
-              .wdata_i(ob_wdata[32*t +: 32]), .re_i(ob_re), .raddr_i(ob_raddr),
-              .rdata_o(ob_rdata[32*t +: 32]));
+    radix_ram #(.Width(32), .Depth(OutRows), .RamStyle("block"), .ReadLatency(1))
+      u_lane (.clk_i(clk_i), .adv_i(adv), .we_i(ob_we[t]),
+              .waddr_i(ob_waddr[t*OutRowW +: OutRowW]), .wdata_i(ob_wdata[32*t +: 32]),
+              .re_i(ob_re), .raddr_i(ob_raddr), .rdata_o(ob_rdata[32*t +: 32]));
   end
 
   // free lists
@@ -388,13 +545,17 @@ module radix_core #(
   logic [LineW-1:0] fl_data, fl_push_data;
   logic [LineW:0]   fl_count;
 
-  radix_free_stack #(.Depth(NodeCap), .First(1), .ReadLatency(RamLat), .RamStyle("block"))
-    u_free_nodes (.clk_i(clk_i), .rst_ni(rst_ni), .init_i(fn_init), .ready_o(fn_ready),
+  radix_free_stack #(.Depth(NodeCap), .First(1), .ReadLatency(RamLat), .RamStyle("block"),
+                     .L2(in_ddr(NodeW, NodeCap)), .Sets(l1_sets(NodeW, NodeCap)),
+                     .Ways(L1Ways), .TimeoutCycles(L2Timeout))
+    u_free_nodes (.clk_i(clk_i), `RADIX_L2_CONN(T_FREEN), .init_i(fn_init), .ready_o(fn_ready),
                   .pop_i(fn_pop), .peek_i(fn_peek), .pop_valid_o(fn_valid),
                   .pop_data_o(fn_data), .push_i(fn_push), .push_data_i(fn_push_data),
                   .count_o(fn_count));
-  radix_free_stack #(.Depth(LineCap), .First(0), .ReadLatency(RamLat), .RamStyle("ultra"))
-    u_free_lines (.clk_i(clk_i), .rst_ni(rst_ni), .init_i(fl_init), .ready_o(fl_ready),
+  radix_free_stack #(.Depth(LineCap), .First(0), .ReadLatency(RamLat), .RamStyle("ultra"),
+                     .L2(in_ddr(LineW, LineCap)), .Sets(l1_sets(LineW, LineCap)),
+                     .Ways(L1Ways), .TimeoutCycles(L2Timeout))
+    u_free_lines (.clk_i(clk_i), `RADIX_L2_CONN(T_FREEL), .init_i(fl_init), .ready_o(fl_ready),
                   .pop_i(fl_pop), .peek_i(1'b0), .pop_valid_o(fl_valid),
                   .pop_data_o(fl_data), .push_i(fl_push), .push_data_i(fl_push_data),
                   .count_o(fl_count));
@@ -413,9 +574,11 @@ module radix_core #(
 
   radix_child_index #(
     .HashBuckets (HashBuckets), .HashWays (HashWays), .StashDepth (StashDepth),
-    .PageSize (PageSize), .NodeW (NodeW), .LenW (LenW), .RamLat (RamLat), .RamStyle ("ultra")
+    .PageSize (PageSize), .NodeW (NodeW), .LenW (LenW), .RamLat (RamLat), .RamStyle ("ultra"),
+    .L2 (in_ddr(IxRowW, HashBuckets)), .Sets (l1_sets(IxRowW, HashBuckets)), .Ways (L1Ways),
+    .TimeoutCycles (L2Timeout)
   ) u_index (
-    .clk_i (clk_i), .rst_ni (rst_ni), .init_i (ix_init), .idle_o (ix_idle),
+    .clk_i (clk_i), `RADIX_L2_CONN(T_INDEX), .init_i (ix_init), .idle_o (ix_idle),
     .op_valid_i (ix_valid), .op_i (ix_op), .ns_i (ns_q), .parent_i (ix_parent),
     .page_i (ix_page), .child_i (ix_child_in), .len_i (ix_len_in), .loc_i (ix_loc_in),
     .done_o (ix_done), .hit_o (ix_hit), .child_o (ix_child), .len_o (ix_len), .loc_o (ix_loc),
@@ -431,7 +594,7 @@ module radix_core #(
 
   common_fifo_sync #(.Width(DataW + 1), .Depth(RspDepth), .RamStyle("distributed")) u_rsp (
     .clk_i (clk_i), .rst_ni (rst_ni),
-    .in_valid_i (rsp_push), .in_ready_o (rsp_ready), .in_data_i ({rsp_last, rsp_data}),
+    .in_valid_i (rsp_push && adv), .in_ready_o (rsp_ready), .in_data_i ({rsp_last, rsp_data}),
     .out_valid_o (rsp_tvalid_o), .out_ready_i (rsp_tready_i),
     .out_data_o ({rsp_tlast_o, rsp_tdata_o}),
     .level_o (rsp_level), .full_o (rsp_full), .empty_o (rsp_empty)
@@ -598,168 +761,170 @@ module radix_core #(
   // Stage W: output position reached (rows below wpos/16 are complete).
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      st_active_q <= 1'b0;
-      st_done_q   <= 1'b0;
-      st_pre_q    <= 1'b0;
-      st_stop_q   <= 1'b0;
-      sp_v_q      <= '0;
-      qp_v_q      <= '0;
-      a2_v_q      <= 1'b0;
-      b_v_q       <= 1'b0;
-      wp_v_q      <= 1'b0;
-      st_wpos_q   <= '0;
-      st_evict_q  <= 1'b0;
-      st_flow_ok_q <= 1'b0;
-    end else begin
-      if (state_q == S_HDR) st_wpos_q <= '0;
-      // issue pipeline
-      sp_v_q     <= RamLat'({sp_v_q, st_issue});
-      sp_first_q <= RamLat'({sp_first_q, st_issue_q == '0});
-      sp_last_q  <= RamLat'({sp_last_q, st_left_q == (LenW + 1)'(1)});
-      sp_k_q     <= (RamLat*2)'({sp_k_q, st_issue_q[1:0]});
-      st_fly_q   <= st_fly_q + 3'(st_issue) - 3'(a_v);
-      sp_addr_q  <= (RamLat*LineW)'({sp_addr_q, issue_addr});
-      qp_v_q     <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
-      if (st_issue) begin
-        st_issue_q <= st_issue_q + 1'b1;
-        st_left_q  <= st_left_q - 1'b1;
-        st_more_q  <= (st_left_q != (LenW + 1)'(1));
-        st_qrow_q  <= st_qrow_q + 32'd1;
-        st_known_v_q[st_issue_q[1:0]] <= 1'b0;
-      end
-      // EVICT: the writer stays less than the output buffer ahead of the reader
-      // (one row of slack for the issue this flag is a cycle late for).
-      // Rows ahead, modulo 4 * OutRows: exact, as it never exceeds OutRows.
-      // In the pre cycle st_qrow_q is not set yet: st_a_q + 1 is what it will be.
-      st_flow_ok_q <= !st_evict_q ||
-                      (st_pre_q ? ((OutRowW + 2)'(st_a_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 4))
-                                : ((OutRowW + 2)'(st_qrow_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 3)));
-      // pre cycle: per-edge constants
-      if (st_active_q && st_pre_q) begin
+    if (adv || !rst_ni) begin
+      if (!rst_ni) begin
+        st_active_q <= 1'b0;
+        st_done_q   <= 1'b0;
         st_pre_q    <= 1'b0;
-        st_left_q   <= lines_of(st_off_q, st_m_q);
-        st_more_q   <= 1'b1;   // m >= 1: at least one line
-        st_qrow_q   <= st_a_q + 32'd1;
-        st_obrow_q  <= st_a_q;
-        st_obrow1_q <= st_a_q + 32'd1;
-        st_babs16_q <= st_babs_q + 32'd16;
-        st_wend_q   <= st_base_q + 32'(st_m_q);
-        for (int s = 0; s < L; s++) begin
-          st_fmask_q[s] <= (4'(s) >= st_off_q);
-          st_lmask_q[s] <= (4'(s) <= 4'(st_off_q + 4'(st_m_q) - 4'd1));
+        st_stop_q   <= 1'b0;
+        sp_v_q      <= '0;
+        qp_v_q      <= '0;
+        a2_v_q      <= 1'b0;
+        b_v_q       <= 1'b0;
+        wp_v_q      <= 1'b0;
+        st_wpos_q   <= '0;
+        st_evict_q  <= 1'b0;
+        st_flow_ok_q <= 1'b0;
+      end else begin
+        if (state_q == S_HDR) st_wpos_q <= '0;
+        // issue pipeline
+        sp_v_q     <= RamLat'({sp_v_q, st_issue});
+        sp_first_q <= RamLat'({sp_first_q, st_issue_q == '0});
+        sp_last_q  <= RamLat'({sp_last_q, st_left_q == (LenW + 1)'(1)});
+        sp_k_q     <= (RamLat*2)'({sp_k_q, st_issue_q[1:0]});
+        st_fly_q   <= st_fly_q + 3'(st_issue) - 3'(a_v);
+        sp_addr_q  <= (RamLat*LineW)'({sp_addr_q, issue_addr});
+        qp_v_q     <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
+        if (st_issue) begin
+          st_issue_q <= st_issue_q + 1'b1;
+          st_left_q  <= st_left_q - 1'b1;
+          st_more_q  <= (st_left_q != (LenW + 1)'(1));
+          st_qrow_q  <= st_qrow_q + 32'd1;
+          st_known_v_q[st_issue_q[1:0]] <= 1'b0;
         end
-        st_end_al_q <= (4'(st_off_q + 4'(st_m_q)) == 4'd0);
-      end
-      // stage A -> A2
-      if (qp_v_q[RamLat-1]) qprev_q <= qtok_rdata;
-      a2_v_q <= a_v && st_active_q && !st_stop_q;
-      if (a_v) begin
-        qprev_q    <= qtok_rdata;
-        a2_first_q <= a_first;
-        a2_last_q  <= a_last;
-        a2_addr_q  <= a_addr;
-        a2_next1_q <= li_rlink[LineW-1:0];
-        a2_tok_q   <= li_rtok;
-        a2_qwin_q  <= window(qprev_q, qtok_rdata, st_d_q);
-        a2_kv_q    <= li_rkv;
-        a2_vm_q    <= (a_first ? st_fmask_q : '1) & (a_last ? st_lmask_q : '1);
-        // forward links: line k gives k+1 (only needed for k = 0) and k+2,
-        // kept unless an issue takes them straight away (a bypass that meets
-        // a stalled issue -- EVICT flow control -- must keep its link)
-        if (a_first && !(byp1 && st_issue)) begin
-          st_known_q[LineW +: LineW] <= li_rlink[LineW-1:0];
-          st_known_v_q[1] <= 1'b1;
+        // EVICT: the writer stays less than the output buffer ahead of the reader
+        // (one row of slack for the issue this flag is a cycle late for).
+        // Rows ahead, modulo 4 * OutRows: exact, as it never exceeds OutRows.
+        // In the pre cycle st_qrow_q is not set yet: st_a_q + 1 is what it will be.
+        st_flow_ok_q <= !st_evict_q ||
+                        (st_pre_q ? ((OutRowW + 2)'(st_a_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 4))
+                                  : ((OutRowW + 2)'(st_qrow_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 3)));
+        // pre cycle: per-edge constants
+        if (st_active_q && st_pre_q) begin
+          st_pre_q    <= 1'b0;
+          st_left_q   <= lines_of(st_off_q, st_m_q);
+          st_more_q   <= 1'b1;   // m >= 1: at least one line
+          st_qrow_q   <= st_a_q + 32'd1;
+          st_obrow_q  <= st_a_q;
+          st_obrow1_q <= st_a_q + 32'd1;
+          st_babs16_q <= st_babs_q + 32'd16;
+          st_wend_q   <= st_base_q + 32'(st_m_q);
+          for (int s = 0; s < L; s++) begin
+            st_fmask_q[s] <= (4'(s) >= st_off_q);
+            st_lmask_q[s] <= (4'(s) <= 4'(st_off_q + 4'(st_m_q) - 4'd1));
+          end
+          st_end_al_q <= (4'(st_off_q + 4'(st_m_q)) == 4'd0);
         end
-        if (!(byp2 && st_issue)) begin
-          st_known_q[LineW*2'(a_k + 2'd2) +: LineW] <= li_rlink[2*LineW-1:LineW];
-          st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
+        // stage A -> A2
+        if (qp_v_q[RamLat-1]) qprev_q <= qtok_rdata;
+        a2_v_q <= a_v && st_active_q && !st_stop_q;
+        if (a_v) begin
+          qprev_q    <= qtok_rdata;
+          a2_first_q <= a_first;
+          a2_last_q  <= a_last;
+          a2_addr_q  <= a_addr;
+          a2_next1_q <= li_rlink[LineW-1:0];
+          a2_tok_q   <= li_rtok;
+          a2_qwin_q  <= window(qprev_q, qtok_rdata, st_d_q);
+          a2_kv_q    <= li_rkv;
+          a2_vm_q    <= (a_first ? st_fmask_q : '1) & (a_last ? st_lmask_q : '1);
+          // forward links: line k gives k+1 (only needed for k = 0) and k+2,
+          // kept unless an issue takes them straight away (a bypass that meets
+          // a stalled issue -- EVICT flow control -- must keep its link)
+          if (a_first && !(byp1 && st_issue)) begin
+            st_known_q[LineW +: LineW] <= li_rlink[LineW-1:0];
+            st_known_v_q[1] <= 1'b1;
+          end
+          if (!(byp2 && st_issue)) begin
+            st_known_q[LineW*2'(a_k + 2'd2) +: LineW] <= li_rlink[2*LineW-1:LineW];
+            st_known_v_q[2'(a_k + 2'd2)] <= 1'b1;
+          end
         end
-      end
-      // stage A2 -> B
-      b_v_q <= a2_v_q && st_active_q && !st_stop_q;
-      if (a2_v_q) begin
-        b_first_q <= a2_first_q;
-        b_last_q  <= a2_last_q;
-        b_addr_q  <= a2_addr_q;
-        b_next1_q <= a2_next1_q;
-        b_eq_q    <= a2_eq;
-        b_vm_q    <= a2_vm_q;
-        b_kv_q    <= a2_kv_q;
-      end
-      // stage B: outcome
-      wp_v_q <= b_fire;
-      if (b_fire) begin
-        wp_mis_q    <= b_any_mis;
-        wp_copy_q   <= b_copy;
-        wp_kv_q     <= b_kv_q;
-        wp_row_q    <= st_obrow_q;
-        wp_row1_q   <= st_obrow1_q;
-        wp_first_q  <= b_first & ~4'(PageSize - 1);
-        wp_babs_q   <= st_babs_q;
-        wp_babs16_q <= st_babs16_q;
-        st_bk_q     <= st_bk_q + 1'b1;
-        st_bkm1_q   <= st_bkm1_q + 1'b1;
-        st_babs_q   <= st_babs_q + 32'd16;
-        st_babs16_q <= st_babs16_q + 32'd16;
-        st_obrow_q  <= st_obrow_q + 32'd1;
-        st_obrow1_q <= st_obrow1_q + 32'd1;
-        if (b_any_mis) begin
-          st_stop_q       <= 1'b1;
-          st_done_q       <= 1'b1;
-          st_active_q     <= 1'b0;
-          // 16 k + first - off, without an adder: lane first is on line k's
-          // side of the edge's start when first >= off, else it borrows.
-          st_mis_q        <= (b_first >= st_off_q) ? {st_bk_q, 4'(b_first - st_off_q)}
-                                                   : {st_bkm1_q, 4'(b_first - st_off_q)};
-          st_split_line_q <= b_addr_q;
-        end else if (b_last_q) begin
-          st_done_q       <= 1'b1;
-          st_active_q     <= 1'b0;
-          st_mis_q        <= (LenW + 1)'(st_m_q);
-          st_split_line_q <= st_end_al_q ? b_next1_q : b_addr_q;
+        // stage A2 -> B
+        b_v_q <= a2_v_q && st_active_q && !st_stop_q;
+        if (a2_v_q) begin
+          b_first_q <= a2_first_q;
+          b_last_q  <= a2_last_q;
+          b_addr_q  <= a2_addr_q;
+          b_next1_q <= a2_next1_q;
+          b_eq_q    <= a2_eq;
+          b_vm_q    <= a2_vm_q;
+          b_kv_q    <= a2_kv_q;
         end
-      end
-      // stage W
-      if (wp_v_q) begin
-        st_wpos_q <= wp_mis_q ? wp_babs_q + 32'(wp_first_q)
-                   : ((wp_babs16_q < st_wend_q) ? wp_babs16_q : st_wend_q);
-      end
-      if (st_start) begin
-        st_active_q  <= 1'b1;
-        st_done_q    <= 1'b0;
-        st_stop_q    <= 1'b0;
-        st_pre_q     <= 1'b1;
-        st_issue_q   <= '0;
-        st_left_q    <= '0;
-        st_more_q    <= 1'b0;
-        st_fly_q     <= '0;
-        st_bk_q      <= '0;
-        st_bkm1_q    <= '1;
-        sp_v_q       <= '0;
-        qp_v_q       <= '0;
-        a2_v_q       <= 1'b0;
-        b_v_q        <= 1'b0;
-        wp_v_q       <= 1'b0;
-        st_known_q[LineW-1:0] <= c_head_q;
-        st_known_v_q <= 4'b0001;
-        st_off_q     <= c_off_q;
-        st_evict_q   <= (op_q == radix_pkg::OP_EVICT);
-        st_copy_q    <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH);
-        if (op_q == radix_pkg::OP_EVICT) begin
-          st_m_q      <= c_len_q;
-          st_base_q   <= got_q;
-          st_wpos_q   <= got_q;
-          st_babs_q   <= got_q - 32'(c_off_q);
-          st_d_q      <= got_q[3:0] - c_off_q;
-          st_a_q      <= 32'($signed(got_q - 32'(c_off_q)) >>> 4);
-        end else begin
-          st_m_q      <= (c_len_q < rem_q) ? c_len_q : rem_q;
-          st_base_q   <= 32'(pos_q);
-          st_wpos_q   <= 32'(pos_q);
-          st_babs_q   <= 32'(pos_q) - 32'(c_off_q);
-          st_d_q      <= pos_q[3:0] - c_off_q;
-          st_a_q      <= 32'($signed(32'(pos_q) - 32'(c_off_q)) >>> 4);
+        // stage B: outcome
+        wp_v_q <= b_fire;
+        if (b_fire) begin
+          wp_mis_q    <= b_any_mis;
+          wp_copy_q   <= b_copy;
+          wp_kv_q     <= b_kv_q;
+          wp_row_q    <= st_obrow_q;
+          wp_row1_q   <= st_obrow1_q;
+          wp_first_q  <= b_first & ~4'(PageSize - 1);
+          wp_babs_q   <= st_babs_q;
+          wp_babs16_q <= st_babs16_q;
+          st_bk_q     <= st_bk_q + 1'b1;
+          st_bkm1_q   <= st_bkm1_q + 1'b1;
+          st_babs_q   <= st_babs_q + 32'd16;
+          st_babs16_q <= st_babs16_q + 32'd16;
+          st_obrow_q  <= st_obrow_q + 32'd1;
+          st_obrow1_q <= st_obrow1_q + 32'd1;
+          if (b_any_mis) begin
+            st_stop_q       <= 1'b1;
+            st_done_q       <= 1'b1;
+            st_active_q     <= 1'b0;
+            // 16 k + first - off, without an adder: lane first is on line k's
+            // side of the edge's start when first >= off, else it borrows.
+            st_mis_q        <= (b_first >= st_off_q) ? {st_bk_q, 4'(b_first - st_off_q)}
+                                                     : {st_bkm1_q, 4'(b_first - st_off_q)};
+            st_split_line_q <= b_addr_q;
+          end else if (b_last_q) begin
+            st_done_q       <= 1'b1;
+            st_active_q     <= 1'b0;
+            st_mis_q        <= (LenW + 1)'(st_m_q);
+            st_split_line_q <= st_end_al_q ? b_next1_q : b_addr_q;
+          end
+        end
+        // stage W
+        if (wp_v_q) begin
+          st_wpos_q <= wp_mis_q ? wp_babs_q + 32'(wp_first_q)
+                     : ((wp_babs16_q < st_wend_q) ? wp_babs16_q : st_wend_q);
+        end
+        if (st_start) begin
+          st_active_q  <= 1'b1;
+          st_done_q    <= 1'b0;
+          st_stop_q    <= 1'b0;
+          st_pre_q     <= 1'b1;
+          st_issue_q   <= '0;
+          st_left_q    <= '0;
+          st_more_q    <= 1'b0;
+          st_fly_q     <= '0;
+          st_bk_q      <= '0;
+          st_bkm1_q    <= '1;
+          sp_v_q       <= '0;
+          qp_v_q       <= '0;
+          a2_v_q       <= 1'b0;
+          b_v_q        <= 1'b0;
+          wp_v_q       <= 1'b0;
+          st_known_q[LineW-1:0] <= c_head_q;
+          st_known_v_q <= 4'b0001;
+          st_off_q     <= c_off_q;
+          st_evict_q   <= (op_q == radix_pkg::OP_EVICT);
+          st_copy_q    <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH);
+          if (op_q == radix_pkg::OP_EVICT) begin
+            st_m_q      <= c_len_q;
+            st_base_q   <= got_q;
+            st_wpos_q   <= got_q;
+            st_babs_q   <= got_q - 32'(c_off_q);
+            st_d_q      <= got_q[3:0] - c_off_q;
+            st_a_q      <= 32'($signed(got_q - 32'(c_off_q)) >>> 4);
+          end else begin
+            st_m_q      <= (c_len_q < rem_q) ? c_len_q : rem_q;
+            st_base_q   <= 32'(pos_q);
+            st_wpos_q   <= 32'(pos_q);
+            st_babs_q   <= 32'(pos_q) - 32'(c_off_q);
+            st_d_q      <= pos_q[3:0] - c_off_q;
+            st_a_q      <= 32'($signed(32'(pos_q) - 32'(c_off_q)) >>> 4);
+          end
         end
       end
     end
@@ -793,33 +958,35 @@ module radix_core #(
   assign li_wlink   = {fl_data, lw_a1_q};   // {next2, next1}
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      lw_active_q <= 1'b0;
-      lw_v_q      <= '0;
-    end else begin
-      lw_v_q <= RamLat'({lw_v_q, lw_issue});
-      if (lw_issue) begin
-        lw_row_q      <= lw_row_q + 1'b1;
-        lw_iss_left_q <= lw_iss_left_q - 1'b1;
-        if (lw_pop_left_q != '0) lw_pop_left_q <= lw_pop_left_q - 1'b1;
-      end
-      if (lw_v) begin
-        lw_tok2_q <= lw_tok1_q;  lw_tok1_q <= qtok_rdata;
-        lw_kv2_q  <= lw_kv1_q;   lw_kv1_q  <= qkv_rdata;
-        lw_a2_q   <= lw_a1_q;    lw_a1_q   <= fl_data;
-        if (lw_arr_q == 2'd0) lw_head_q <= fl_data;
-        if (lw_arr_q != 2'd2) lw_arr_q <= lw_arr_q + 1'b1;
-        lw_arr_left_q <= lw_arr_left_q - 1'b1;
-        if (lw_arr_left_q == '0) lw_active_q <= 1'b0;
-      end
-      if (lw_start) begin
-        lw_active_q   <= 1'b1;
-        lw_arr_q      <= '0;
-        lw_iss_left_q <= leaf_lines_q + (LenW + 1)'(2);
-        lw_pop_left_q <= leaf_lines_q;
-        lw_arr_left_q <= leaf_lines_q + (LenW + 1)'(1);
-        lw_d_q        <= pos_q[3:0];
-        lw_row_q      <= QRowW'(pos_q >> 4);
+    if (adv || !rst_ni) begin
+      if (!rst_ni) begin
+        lw_active_q <= 1'b0;
+        lw_v_q      <= '0;
+      end else begin
+        lw_v_q <= RamLat'({lw_v_q, lw_issue});
+        if (lw_issue) begin
+          lw_row_q      <= lw_row_q + 1'b1;
+          lw_iss_left_q <= lw_iss_left_q - 1'b1;
+          if (lw_pop_left_q != '0) lw_pop_left_q <= lw_pop_left_q - 1'b1;
+        end
+        if (lw_v) begin
+          lw_tok2_q <= lw_tok1_q;  lw_tok1_q <= qtok_rdata;
+          lw_kv2_q  <= lw_kv1_q;   lw_kv1_q  <= qkv_rdata;
+          lw_a2_q   <= lw_a1_q;    lw_a1_q   <= fl_data;
+          if (lw_arr_q == 2'd0) lw_head_q <= fl_data;
+          if (lw_arr_q != 2'd2) lw_arr_q <= lw_arr_q + 1'b1;
+          lw_arr_left_q <= lw_arr_left_q - 1'b1;
+          if (lw_arr_left_q == '0) lw_active_q <= 1'b0;
+        end
+        if (lw_start) begin
+          lw_active_q   <= 1'b1;
+          lw_arr_q      <= '0;
+          lw_iss_left_q <= leaf_lines_q + (LenW + 1)'(2);
+          lw_pop_left_q <= leaf_lines_q;
+          lw_arr_left_q <= leaf_lines_q + (LenW + 1)'(1);
+          lw_d_q        <= pos_q[3:0];
+          lw_row_q      <= QRowW'(pos_q >> 4);
+        end
       end
     end
   end
@@ -868,9 +1035,11 @@ module radix_core #(
   // Free-list levels as registered flags (the lists do not change during a walk).
   logic            fn_any_q, fn_ge2_q, fl_ok_q;
   always_ff @(posedge clk_i) begin
-    fn_any_q <= (fn_count != '0);
-    fn_ge2_q <= (fn_count >= (NodeW + 1)'(2));
-    fl_ok_q  <= (32'(leaf_lines_q) <= 32'(fl_count));
+    if (adv || !rst_ni) begin
+      fn_any_q <= (fn_count != '0);
+      fn_ge2_q <= (fn_count >= (NodeW + 1)'(2));
+      fl_ok_q  <= (32'(leaf_lines_q) <= 32'(fl_count));
+    end
   end
 
   // ---------------------------------------------------------------- sequencer
@@ -902,810 +1071,842 @@ module radix_core #(
   end
 
   always_comb begin
-    cmd_tready_o = (state_q == S_HDR) || (state_q == S_LOAD) || (state_q == S_DRAIN);
+    cmd_tready_o = adv && ((state_q == S_HDR) || (state_q == S_LOAD) || (state_q == S_DRAIN));
     q_we    = (state_q == S_LOAD) && cmd_fire;
     q_wkv   = ld_kv_q;
     q_waddr = ld_row_q;
   end
 
   always_ff @(posedge clk_i) begin
-    // defaults for one-cycle strobes
-    nd_re <= 1'b0; nd_we <= 1'b0; lk_re <= 1'b0; ln_we <= 1'b0; lp_we <= 1'b0;
-    pa_re <= 1'b0; pa_we <= 1'b0; seq_q_re_q <= 1'b0; seq_li_re_q <= 1'b0;
-    fn_pop <= 1'b0; fn_peek <= 1'b0; fn_push <= 1'b0; fn_init <= 1'b0;
-    fl_init <= 1'b0; ix_init <= 1'b0; ix_valid <= 1'b0;
-    st_start <= 1'b0; lw_start <= 1'b0; pf_go <= 1'b0; pf_clear <= 1'b0; pg_re <= 1'b0;
-    error_o <= 1'b0; clk_inc_q <= 1'b0; clk_clr_q <= 1'b0; sz_v_q <= 1'b0;
-    // registered compares for EVICT (operands settle several cycles before use)
-    got_nx_lt_q <= (got_nx_q < arg_q);
-    p_leaf_q    <= (p_nchild == KidW'(1)) && (p_lock == '0);
-    p_hi_lt_q   <= (p_stamp[StampW-1:32] < ref_stamp_q[StampW-1:32]);
-    p_hi_eq_q   <= (p_stamp[StampW-1:32] == ref_stamp_q[StampW-1:32]);
-    p_lo_le_q   <= (p_stamp[31:0] <= ref_stamp_q[31:0]);
-    total_q <= evictable_q + protected_q;
-    sz_v2_q      <= sz_v_q;
-    sz_ev_op_q   <= sz_ev_sub_q ? 32'd0 - 32'(sz_len_q) : 32'(sz_len_q);
-    sz_prot_op_q <= sz_prot_sub_q ? 32'd0 - 32'(sz_len_q)
-                                  : (sz_prot_add_q ? 32'(sz_len_q) : 32'd0);
-    if (sz_v2_q) begin
-      evictable_q <= evictable_q + sz_ev_op_q;
-      delta_q     <= delta_q + sz_ev_op_q;
-      protected_q <= protected_q + sz_prot_op_q;
-    end
-    if (!rst_ni) begin
-      state_q <= S_INIT;
-      init_q <= '0;
-      por_q <= 1'b1;
-      errors_q <= '0;
-      busy_cycles_q <= '0;
-      last_error_q <= radix_pkg::ST_OK;
-      walk_cycles_q <= '0;
-      walk_nodes_q <= '0;
-      fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
-      pf_state_q <= PF_IDLE;
-      pf_cnt_q   <= '0;
-      pf_stop_q  <= 1'b0;
-      nr_v_q     <= '0;
-      eq_wr_q    <= '0;
-      eq_rd_q    <= '0;
-      eq_cnt_q   <= '0;
-      early_q    <= 1'b0;
-      ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
-      out_settle_q <= 1'b0;
-    end else begin
-      if (ob_issue) begin
-        ob_rd_q  <= ob_rd_q + 1'b1;
-        ob_rd1_q <= ob_rd1_q + 1'b1;
+    if (adv || !rst_ni) begin
+      // defaults for one-cycle strobes
+      nd_re <= 1'b0; nd_we <= 1'b0; lk_re <= 1'b0; ln_we <= 1'b0; lp_we <= 1'b0;
+      pa_re <= 1'b0; pa_we <= 1'b0; seq_q_re_q <= 1'b0; seq_li_re_q <= 1'b0;
+      fn_pop <= 1'b0; fn_peek <= 1'b0; fn_push <= 1'b0; fn_init <= 1'b0;
+      fl_init <= 1'b0; ix_init <= 1'b0; ix_valid <= 1'b0;
+      st_start <= 1'b0; lw_start <= 1'b0; pf_go <= 1'b0; pf_clear <= 1'b0; pg_re <= 1'b0;
+      error_q <= 1'b0; clk_inc_q <= 1'b0; clk_clr_q <= 1'b0; sz_v_q <= 1'b0;
+      // registered compares for EVICT (operands settle several cycles before use)
+      got_nx_lt_q <= (got_nx_q < arg_q);
+      p_leaf_q    <= (p_nchild == KidW'(1)) && (p_lock == '0);
+      p_hi_lt_q   <= (p_stamp[StampW-1:32] < ref_stamp_q[StampW-1:32]);
+      p_hi_eq_q   <= (p_stamp[StampW-1:32] == ref_stamp_q[StampW-1:32]);
+      p_lo_le_q   <= (p_stamp[31:0] <= ref_stamp_q[31:0]);
+      total_q <= evictable_q + protected_q;
+      sz_v2_q      <= sz_v_q;
+      sz_ev_op_q   <= sz_ev_sub_q ? 32'd0 - 32'(sz_len_q) : 32'(sz_len_q);
+      sz_prot_op_q <= sz_prot_sub_q ? 32'd0 - 32'(sz_len_q)
+                                    : (sz_prot_add_q ? 32'(sz_len_q) : 32'd0);
+      if (sz_v2_q) begin
+        evictable_q <= evictable_q + sz_ev_op_q;
+        delta_q     <= delta_q + sz_ev_op_q;
+        protected_q <= protected_q + sz_prot_op_q;
       end
-      // ---- walker (the sequencer states leave the index and the node table to
-      // it while it runs, and clear it before they use them again)
-      if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
-      nr_v_q <= (RamLat + 1)'({nr_v_q, 1'b0});
-      if (pf_clear) begin
+      if (!rst_ni) begin
+        state_q <= S_INIT;
+        init_q <= '0;
+        por_q <= 1'b1;
+        errors_q <= '0;
+        busy_cycles_q <= '0;
+        last_error_q <= radix_pkg::ST_OK;
+        walk_cycles_q <= '0;
+        walk_nodes_q <= '0;
+        fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
         pf_state_q <= PF_IDLE;
+        pf_cnt_q   <= '0;
         pf_stop_q  <= 1'b0;
+        nr_v_q     <= '0;
+        eq_wr_q    <= '0;
+        eq_rd_q    <= '0;
+        eq_cnt_q   <= '0;
+        early_q    <= 1'b0;
+        ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
+        out_settle_q <= 1'b0;
       end else begin
-        unique case (pf_state_q)
-          PF_IDLE: if (pf_go) begin
-            pg_re      <= 1'b1;
-            pg_raddr   <= QRowW'(pf_pos_q >> 4);
-            pf_cnt_q   <= 4'(RamLat + 1);
-            pf_miss_q  <= 1'b0;
-            pf_state_q <= PF_PAGE;
-          end
-          // The page arrives; the lookup goes out with it (the index is idle:
-          // the walker's previous lookup has returned).
-          PF_PAGE: if (pf_cnt_q == 4'd1) begin
-            pf_page_q  <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
-            ix_valid   <= 1'b1;
-            ix_op      <= radix_pkg::IX_LOOKUP;
-            ix_parent  <= pf_par_q;
-            ix_page    <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
-            pf_state_q <= PF_LWAIT;
-          end
-          PF_LWAIT: if (ix_ready) begin
-            if (!ix_hit) begin
-              pf_miss_q  <= 1'b1;
-              pf_state_q <= PF_END;
-            end else begin
-              nr_v_q[0]  <= 1'b1;
-              nr_child_q <= ix_child;
-              nr_len_q   <= ix_len;
-              pf_par_q   <= ix_child;
-              // The key goes on past this edge: look up the next one, if the
-              // queue has room for it (this child's entry, the next one, and
-              // one the streamer may not have popped yet).
-              if (ix_len < pf_rem_q && !pf_stop_q) begin
-                pf_pos_q <= pf_pos_q + ix_len;
-                pf_rem_q <= pf_rem_q - ix_len;
-                if (eq_cnt_q <= 3'(EqDepth - 3)) begin
-                  pg_re      <= 1'b1;
-                  pg_raddr   <= QRowW'((pf_pos_q + ix_len) >> 4);
-                  pf_cnt_q   <= 4'(RamLat + 1);
-                  pf_state_q <= PF_PAGE;
-                end else begin
-                  pf_state_q <= PF_HOLD;
-                end
-              end else begin
+        if (ob_issue) begin
+          ob_rd_q  <= ob_rd_q + 1'b1;
+          ob_rd1_q <= ob_rd1_q + 1'b1;
+        end
+        // ---- walker (the sequencer states leave the index and the node table to
+        // it while it runs, and clear it before they use them again)
+        if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
+        nr_v_q <= (RamLat + 1)'({nr_v_q, 1'b0});
+        if (pf_clear) begin
+          pf_state_q <= PF_IDLE;
+          pf_stop_q  <= 1'b0;
+        end else begin
+          unique case (pf_state_q)
+            PF_IDLE: if (pf_go) begin
+              pg_re      <= 1'b1;
+              pg_raddr   <= QRowW'(pf_pos_q >> 4);
+              pf_cnt_q   <= 4'(RamLat + 1);
+              pf_miss_q  <= 1'b0;
+              pf_state_q <= PF_PAGE;
+            end
+            // The page arrives; the lookup goes out with it (the index is idle:
+            // the walker's previous lookup has returned).
+            PF_PAGE: if (pf_cnt_q == 4'd1) begin
+              pf_page_q  <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
+              ix_valid   <= 1'b1;
+              ix_op      <= radix_pkg::IX_LOOKUP;
+              ix_parent  <= pf_par_q;
+              ix_page    <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
+              pf_state_q <= PF_LWAIT;
+            end
+            PF_LWAIT: if (ix_ready) begin
+              if (!ix_hit) begin
+                pf_miss_q  <= 1'b1;
                 pf_state_q <= PF_END;
-              end
-            end
-          end
-          PF_HOLD: if (pf_stop_q) begin
-            pf_state_q <= PF_END;
-          end else if (eq_cnt_q <= 3'(EqDepth - 3)) begin
-            pg_re      <= 1'b1;
-            pg_raddr   <= QRowW'(pf_pos_q >> 4);
-            pf_cnt_q   <= 4'(RamLat + 1);
-            pf_state_q <= PF_PAGE;
-          end
-          default: ;
-        endcase
-      end
-      // ---- edge queue
-      if (pf_clear) begin
-        eq_wr_q  <= '0;
-        eq_rd_q  <= '0;
-        eq_cnt_q <= '0;
-      end else begin
-        if (eq_push) begin
-          eq_word_q[eq_wr_q]  <= nd_rdata;
-          eq_child_q[eq_wr_q] <= nr_child_q;
-          eq_wr_q             <= eq_wr_q + 1'b1;
-        end
-        if (eq_pop) eq_rd_q <= eq_rd_q + 1'b1;
-        eq_cnt_q <= eq_cnt_q + 3'(eq_push) - 3'(eq_pop);
-      end
-      if (state_q != S_HDR && state_q != S_INIT && state_q != S_INIT_WAIT) begin
-        busy_cycles_q <= busy_cycles_q + 1'b1;
-      end
-      if (walking) begin
-        walk_cycles_q <= walk_cycles_q + 1'b1;
-      end
-      // The streamer takes the next queued edge (S_W_WAITPF, or S_W_CMP when
-      // the current edge matched whole), with no cycle between the two.
-      if (eq_pop) begin
-        cand_q     <= eq_child_q[eq_rd_q];
-        c_head_q   <= e_head;
-        c_off_q    <= e_off;
-        c_len_q    <= e_len;
-        c_lock_q   <= e_lock;
-        c_parent_q <= e_parent;
-        c_hloc_q   <= e_hloc;
-        c_nchild_q <= e_nchild;
-        c_stamp_q  <= e_stamp;
-        c_gen_q    <= e_gen;
-        st_start   <= 1'b1;
-      end
-      unique case (state_q)
-        // -------------------------------------------------- initialisation
-        // The free lists and the index clear themselves; the node table is
-        // swept here, bumping every generation after a RESET so that no
-        // handle from before it is accepted after it.
-        S_INIT: begin
-          if (init_q < (NodeW + 1)'(NodeCap)) begin
-            nd_re    <= 1'b1;
-            nd_raddr <= init_q[NodeW-1:0];
-          end
-          init_q <= init_q + 1'b1;
-          if (init_q >= (NodeW + 1)'(RamLat + 1)) begin
-            nd_we    <= 1'b1;
-            nd_waddr <= NodeW'(init_q - (NodeW + 1)'(RamLat + 1));
-            nd_wdata <= node_word(init_q == (NodeW + 1)'(RamLat + 1),
-                                  por_q ? '0 : r_gen + 1'b1, '0, NIL, '0, '0, '0,
-                                  (init_q == (NodeW + 1)'(RamLat + 1)) ? LockW'(1) : '0,
-                                  '0, '0, '0);
-          end
-          if (init_q == (NodeW + 1)'(NodeCap + RamLat)) state_q <= S_INIT_WAIT;
-        end
-        S_INIT_WAIT: if (fn_ready && fl_ready && ix_idle) begin
-          state_q          <= S_HDR;
-          por_q            <= 1'b0;
-          clk_clr_q        <= 1'b1;
-          lru_head_q       <= NIL;
-          lru_tail_q       <= NIL;
-          evictable_q      <= '0;
-          protected_q      <= '0;
-          lookups_q        <= '0;
-          queried_q        <= '0;
-          hit_q            <= '0;
-          inserts_q        <= '0;
-          inserted_q       <= '0;
-          splits_q         <= '0;
-          evicted_nodes_q  <= '0;
-          evicted_tokens_q <= '0;
-          skips_q          <= '0;
-        end
-
-        // -------------------------------------------------- command intake
-        S_HDR: if (cmd_fire) begin
-          h_op    <= cmd_tdata_i[7:0];
-          h_ns    <= cmd_tdata_i[15:8];
-          h_arg   <= cmd_tdata_i[63:32];
-          h_last  <= cmd_tlast_i;
-          h_len_bad <= (cmd_tdata_i[63:32] == 32'h0) || (cmd_tdata_i[63:32] > 32'(MaxLen));
-          h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
-          h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
-          state_q <= S_HDR_CHECK;
-        end
-        S_HDR_CHECK: begin
-          op_q      <= h_op;
-          ns_q      <= h_ns;
-          arg_q     <= h_arg;
-          len_q     <= LenW'(h_arg);
-          n_q       <= LenW'(h_arg) & ~LenW'(PageSize - 1);
-          status_q  <= radix_pkg::ST_OK;
-          trail_a_q <= '0;
-          trail_b_q <= '0;
-          trail_c_q <= '0;
-          ob_rd_q   <= '0;
-          ob_rd1_q  <= 32'd1;
-          ob_rows_q <= '0;
-          ob_final_q <= 1'b0;
-          got_ge_q  <= 1'b0;
-          // beats of tokens, less one: ceil(n / 16) - 1 = (n - 1) / 16 for n >= 1
-          // (n = 0 is refused below); an INSERT sends as many beats of KVs.
-          ld_row_q      <= '0;
-          ld_kv_q       <= 1'b0;
-          ld_tok_left_q <= (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
-          ld_tok_last_q <= (h_arg[LenW:0] <= (LenW + 1)'(L));
-          ld_last_q     <= (h_arg[LenW:0] <= (LenW + 1)'(L)) && (h_op != radix_pkg::OP_INSERT);
-          ld_left_q     <= (h_op == radix_pkg::OP_INSERT)
-                           ? (LenW + 1)'({(h_arg[LenW:0] - 1'b1) >> 4, 1'b1})
-                           : (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
-          if (h_op == radix_pkg::OP_MATCH || h_op == radix_pkg::OP_INSERT) begin
-            walk_cycles_q <= '0;
-            walk_nodes_q  <= '0;
-          end
-          unique case (h_op)
-            radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
-              if (h_len_bad) begin
-                status_q <= radix_pkg::ST_LENGTH;
-                state_q  <= h_last ? S_TRAIL : S_DRAIN;
-              end else if (h_ns_bad) begin
-                status_q <= radix_pkg::ST_NAMESPACE;
-                state_q  <= h_last ? S_TRAIL : S_DRAIN;
-              end else if (h_op == radix_pkg::OP_INSERT && h_kv_bad) begin
-                status_q <= radix_pkg::ST_KVCOUNT;
-                state_q  <= h_last ? S_TRAIL : S_DRAIN;
-              end else if (h_last) begin
-                status_q <= radix_pkg::ST_FRAMING;
-                state_q  <= S_TRAIL;
               end else begin
-                state_q <= S_LOAD;
+                nr_v_q[0]  <= 1'b1;
+                nr_child_q <= ix_child;
+                nr_len_q   <= ix_len;
+                pf_par_q   <= ix_child;
+                // The key goes on past this edge: look up the next one, if the
+                // queue has room for it (this child's entry, the next one, and
+                // one the streamer may not have popped yet).
+                if (ix_len < pf_rem_q && !pf_stop_q) begin
+                  pf_pos_q <= pf_pos_q + ix_len;
+                  pf_rem_q <= pf_rem_q - ix_len;
+                  if (eq_cnt_q <= 3'(EqDepth - 3)) begin
+                    pg_re      <= 1'b1;
+                    pg_raddr   <= QRowW'((pf_pos_q + ix_len) >> 4);
+                    pf_cnt_q   <= 4'(RamLat + 1);
+                    pf_state_q <= PF_PAGE;
+                  end else begin
+                    pf_state_q <= PF_HOLD;
+                  end
+                end else begin
+                  pf_state_q <= PF_END;
+                end
               end
             end
-            radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK,
-            radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
-              if (!h_last) begin
-                status_q <= radix_pkg::ST_FRAMING;
-                state_q  <= S_DRAIN;
-              end else begin
-                unique case (h_op)
-                  radix_pkg::OP_EVICT: begin
-                    got_q   <= '0;
-                    freed_q <= '0;
-                    walk_q  <= lru_head_q;
-                    state_q <= (h_arg == 32'h0) ? S_TRAIL : S_E_FIND;
-                  end
-                  radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
-                  radix_pkg::OP_SIZES: begin
-                    trail_a_q <= evictable_q;
-                    trail_b_q <= protected_q;
-                    trail_c_q <= total_q;
-                    state_q   <= S_TRAIL;
-                  end
-                  default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
-                endcase
-              end
+            PF_HOLD: if (pf_stop_q) begin
+              pf_state_q <= PF_END;
+            end else if (eq_cnt_q <= 3'(EqDepth - 3)) begin
+              pg_re      <= 1'b1;
+              pg_raddr   <= QRowW'(pf_pos_q >> 4);
+              pf_cnt_q   <= 4'(RamLat + 1);
+              pf_state_q <= PF_PAGE;
             end
-            default: begin
-              status_q <= radix_pkg::ST_OPCODE;
-              state_q  <= h_last ? S_TRAIL : S_DRAIN;
-            end
+            default: ;
           endcase
         end
-
-        S_LOAD: if (cmd_fire) begin
-          ld_left_q     <= ld_left_q - 1'b1;
-          ld_tok_left_q <= ld_tok_left_q - 1'b1;
-          ld_last_q     <= (ld_left_q == (LenW + 1)'(1));
-          ld_tok_last_q <= (ld_tok_left_q == (LenW + 1)'(1));
-          if (!ld_kv_q && ld_tok_last_q) begin
-            ld_kv_q  <= 1'b1;
-            ld_row_q <= '0;
-          end else begin
-            ld_row_q <= ld_row_q + 1'b1;
+        // ---- edge queue
+        if (pf_clear) begin
+          eq_wr_q  <= '0;
+          eq_rd_q  <= '0;
+          eq_cnt_q <= '0;
+        end else begin
+          if (eq_push) begin
+            eq_word_q[eq_wr_q]  <= nd_rdata;
+            eq_child_q[eq_wr_q] <= nr_child_q;
+            eq_wr_q             <= eq_wr_q + 1'b1;
           end
-          if (ld_last_q) begin
-            if (cmd_tlast_i) begin
-              state_q <= S_W_START;
+          if (eq_pop) eq_rd_q <= eq_rd_q + 1'b1;
+          eq_cnt_q <= eq_cnt_q + 3'(eq_push) - 3'(eq_pop);
+        end
+        if (state_q != S_HDR && state_q != S_INIT && state_q != S_INIT_WAIT) begin
+          busy_cycles_q <= busy_cycles_q + 1'b1;
+        end
+        if (walking) begin
+          walk_cycles_q <= walk_cycles_q + 1'b1;
+        end
+        // The streamer takes the next queued edge (S_W_WAITPF, or S_W_CMP when
+        // the current edge matched whole), with no cycle between the two.
+        if (eq_pop) begin
+          cand_q     <= eq_child_q[eq_rd_q];
+          c_head_q   <= e_head;
+          c_off_q    <= e_off;
+          c_len_q    <= e_len;
+          c_lock_q   <= e_lock;
+          c_parent_q <= e_parent;
+          c_hloc_q   <= e_hloc;
+          c_nchild_q <= e_nchild;
+          c_stamp_q  <= e_stamp;
+          c_gen_q    <= e_gen;
+          st_start   <= 1'b1;
+        end
+        unique case (state_q)
+          // -------------------------------------------------- initialisation
+          // The free lists and the index clear themselves; the node table is
+          // swept here, bumping every generation after a RESET so that no
+          // handle from before it is accepted after it.
+          S_INIT: begin
+            if (init_q < (NodeW + 1)'(NodeCap)) begin
+              nd_re    <= 1'b1;
+              nd_raddr <= init_q[NodeW-1:0];
+            end
+            init_q <= init_q + 1'b1;
+            if (init_q >= (NodeW + 1)'(RamLat + 1)) begin
+              nd_we    <= 1'b1;
+              nd_waddr <= NodeW'(init_q - (NodeW + 1)'(RamLat + 1));
+              nd_wdata <= node_word(init_q == (NodeW + 1)'(RamLat + 1),
+                                    por_q ? '0 : r_gen + 1'b1, '0, NIL, '0, '0, '0,
+                                    (init_q == (NodeW + 1)'(RamLat + 1)) ? LockW'(1) : '0,
+                                    '0, '0, '0);
+            end
+            if (init_q == (NodeW + 1)'(NodeCap + RamLat)) state_q <= S_INIT_WAIT;
+          end
+          S_INIT_WAIT: if (fn_ready && fl_ready && ix_idle) begin
+            state_q          <= S_HDR;
+            por_q            <= 1'b0;
+            clk_clr_q        <= 1'b1;
+            lru_head_q       <= NIL;
+            lru_tail_q       <= NIL;
+            evictable_q      <= '0;
+            protected_q      <= '0;
+            lookups_q        <= '0;
+            queried_q        <= '0;
+            hit_q            <= '0;
+            inserts_q        <= '0;
+            inserted_q       <= '0;
+            splits_q         <= '0;
+            evicted_nodes_q  <= '0;
+            evicted_tokens_q <= '0;
+            skips_q          <= '0;
+          end
+
+          // -------------------------------------------------- command intake
+          S_HDR: if (cmd_fire) begin
+            h_op    <= cmd_tdata_i[7:0];
+            h_ns    <= cmd_tdata_i[15:8];
+            h_arg   <= cmd_tdata_i[63:32];
+            h_last  <= cmd_tlast_i;
+            h_len_bad <= (cmd_tdata_i[63:32] == 32'h0) || (cmd_tdata_i[63:32] > 32'(MaxLen));
+            h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
+            h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
+            state_q <= S_HDR_CHECK;
+          end
+          S_HDR_CHECK: begin
+            op_q      <= h_op;
+            ns_q      <= h_ns;
+            arg_q     <= h_arg;
+            len_q     <= LenW'(h_arg);
+            n_q       <= LenW'(h_arg) & ~LenW'(PageSize - 1);
+            status_q  <= radix_pkg::ST_OK;
+            trail_a_q <= '0;
+            trail_b_q <= '0;
+            trail_c_q <= '0;
+            ob_rd_q   <= '0;
+            ob_rd1_q  <= 32'd1;
+            ob_rows_q <= '0;
+            ob_final_q <= 1'b0;
+            got_ge_q  <= 1'b0;
+            // beats of tokens, less one: ceil(n / 16) - 1 = (n - 1) / 16 for n >= 1
+            // (n = 0 is refused below); an INSERT sends as many beats of KVs.
+            ld_row_q      <= '0;
+            ld_kv_q       <= 1'b0;
+            ld_tok_left_q <= (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
+            ld_tok_last_q <= (h_arg[LenW:0] <= (LenW + 1)'(L));
+            ld_last_q     <= (h_arg[LenW:0] <= (LenW + 1)'(L)) && (h_op != radix_pkg::OP_INSERT);
+            ld_left_q     <= (h_op == radix_pkg::OP_INSERT)
+                             ? (LenW + 1)'({(h_arg[LenW:0] - 1'b1) >> 4, 1'b1})
+                             : (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
+            if (h_op == radix_pkg::OP_MATCH || h_op == radix_pkg::OP_INSERT) begin
+              walk_cycles_q <= '0;
+              walk_nodes_q  <= '0;
+            end
+            unique case (h_op)
+              radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
+                if (h_len_bad) begin
+                  status_q <= radix_pkg::ST_LENGTH;
+                  state_q  <= h_last ? S_TRAIL : S_DRAIN;
+                end else if (h_ns_bad) begin
+                  status_q <= radix_pkg::ST_NAMESPACE;
+                  state_q  <= h_last ? S_TRAIL : S_DRAIN;
+                end else if (h_op == radix_pkg::OP_INSERT && h_kv_bad) begin
+                  status_q <= radix_pkg::ST_KVCOUNT;
+                  state_q  <= h_last ? S_TRAIL : S_DRAIN;
+                end else if (h_last) begin
+                  status_q <= radix_pkg::ST_FRAMING;
+                  state_q  <= S_TRAIL;
+                end else begin
+                  state_q <= S_LOAD;
+                end
+              end
+              radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK,
+              radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
+                if (!h_last) begin
+                  status_q <= radix_pkg::ST_FRAMING;
+                  state_q  <= S_DRAIN;
+                end else begin
+                  unique case (h_op)
+                    radix_pkg::OP_EVICT: begin
+                      got_q   <= '0;
+                      freed_q <= '0;
+                      walk_q  <= lru_head_q;
+                      state_q <= (h_arg == 32'h0) ? S_TRAIL : S_E_FIND;
+                    end
+                    radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
+                    radix_pkg::OP_SIZES: begin
+                      trail_a_q <= evictable_q;
+                      trail_b_q <= protected_q;
+                      trail_c_q <= total_q;
+                      state_q   <= S_TRAIL;
+                    end
+                    default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
+                  endcase
+                end
+              end
+              default: begin
+                status_q <= radix_pkg::ST_OPCODE;
+                state_q  <= h_last ? S_TRAIL : S_DRAIN;
+              end
+            endcase
+          end
+
+          S_LOAD: if (cmd_fire) begin
+            ld_left_q     <= ld_left_q - 1'b1;
+            ld_tok_left_q <= ld_tok_left_q - 1'b1;
+            ld_last_q     <= (ld_left_q == (LenW + 1)'(1));
+            ld_tok_last_q <= (ld_tok_left_q == (LenW + 1)'(1));
+            if (!ld_kv_q && ld_tok_last_q) begin
+              ld_kv_q  <= 1'b1;
+              ld_row_q <= '0;
             end else begin
+              ld_row_q <= ld_row_q + 1'b1;
+            end
+            if (ld_last_q) begin
+              if (cmd_tlast_i) begin
+                state_q <= S_W_START;
+              end else begin
+                status_q <= radix_pkg::ST_FRAMING;
+                state_q  <= S_DRAIN;
+              end
+            end else if (cmd_tlast_i) begin
               status_q <= radix_pkg::ST_FRAMING;
-              state_q  <= S_DRAIN;
+              state_q  <= S_TRAIL;
             end
-          end else if (cmd_tlast_i) begin
-            status_q <= radix_pkg::ST_FRAMING;
-            state_q  <= S_TRAIL;
           end
-        end
 
-        S_DRAIN: if (cmd_fire && cmd_tlast_i) state_q <= S_TRAIL;
+          S_DRAIN: if (cmd_fire && cmd_tlast_i) state_q <= S_TRAIL;
 
-        // -------------------------------------------------- walk (reads only; path)
-        S_W_START: begin
-          node_q   <= NIL;
-          pos_q    <= '0;
-          rem_q    <= n_q;
-          depth_q  <= '0;
-          split_q  <= '0;
-          // A MATCH that cannot be refused (a split would find a node slot and,
-          // in the stash at worst, an index entry) streams its KV indices while
-          // it walks; otherwise they wait until the command has committed.
-          early_q  <= fn_any_q && (ix_stash_free != '0);
-          if (n_q == '0) begin
-            state_q <= S_DECIDE;
-          end else begin
-            pf_go    <= 1'b1;
-            pf_pos_q <= '0;
-            pf_rem_q <= n_q;
-            pf_par_q <= NIL;
-            state_q  <= S_W_WAITPF;
-          end
-        end
-        // The next edge comes from the walker's queue (eq_pop, below, starts
-        // the streamer on it); if the walker found no child there, the walk
-        // ends at the page it looked up.
-        S_W_WAITPF: if (!eq_pop && pf_state_q == PF_END && !pf_busy) begin
-          page_q  <= pf_page_q;
-          state_q <= S_W_DRAIN;
-        end else if (eq_pop) begin
-          state_q <= S_W_CMP;
-        end
-        S_W_CMP: if (st_done_q && !st_start) begin
-          walk_nodes_q <= walk_nodes_q + 1'b1;
-          pa_we    <= 1'b1;
-          pa_waddr <= depth_q;
-          pa_wdata <= cand_q;
-          depth_q  <= depth_q + 1'b1;
-          if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
-            // whole edge matched: descend, straight onto the next queued edge
-            // if there is one
-            pos_q   <= pos_q + c_len_q;
-            rem_q   <= rem_q - c_len_q;
-            node_q  <= cand_q;
-            if (c_len_q == rem_q) begin
-              pf_stop_q <= 1'b1;
-              state_q   <= S_W_DRAIN;
-            end else if (!eq_pop) begin
-              state_q <= S_W_WAITPF;
+          // -------------------------------------------------- walk (reads only; path)
+          S_W_START: begin
+            node_q   <= NIL;
+            pos_q    <= '0;
+            rem_q    <= n_q;
+            depth_q  <= '0;
+            split_q  <= '0;
+            // A MATCH that cannot be refused (a split would find a node slot and,
+            // in the stash at worst, an index entry) streams its KV indices while
+            // it walks; otherwise they wait until the command has committed.
+            early_q  <= fn_any_q && (ix_stash_free != '0);
+            if (n_q == '0) begin
+              state_q <= S_DECIDE;
+            end else begin
+              pf_go    <= 1'b1;
+              pf_pos_q <= '0;
+              pf_rem_q <= n_q;
+              pf_par_q <= NIL;
+              state_q  <= S_W_WAITPF;
             end
-          end else begin
-            pf_stop_q    <= 1'b1;
-            // ends inside this edge: split after whole pages
-            split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
-            pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
-            split_line_q <= st_split_line_q;
-            state_q      <= S_W_DRAIN;
           end
-        end
-        // A speculative lookup or node read still running must finish before
-        // the index and the node table are used again.
-        S_W_DRAIN: if (!pf_busy) begin
-          pf_clear <= 1'b1;
-          state_q  <= S_DECIDE;
-        end
-        // -------------------------------------------------- decide: refuse or commit
-        S_DECIDE: begin
-          leaf_len     <= n_q - pos_q;
-          leaf_lines_q <= lines_of(4'd0, n_q - pos_q);
-          need_split_q <= (split_q != '0);
-          need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
-          if (split_q != '0) begin
-            // the tail's first page, the slot the upper node will get, and the
-            // query page a new leaf under the upper node would start with
-            seq_q_re_q    <= 1'b1;
-            seq_q_raddr_q <= QRowW'(pos_q >> 4);
-            seq_li_re_q <= 1'b1;
-            seq_li_raddr_q <= split_line_q;
-            fn_peek  <= fn_any_q;
+          // The next edge comes from the walker's queue (eq_pop, below, starts
+          // the streamer on it); if the walker found no child there, the walk
+          // ends at the page it looked up.
+          S_W_WAITPF: if (!eq_pop && pf_state_q == PF_END && !pf_busy) begin
+            page_q  <= pf_page_q;
+            state_q <= S_W_DRAIN;
+          end else if (eq_pop) begin
+            state_q <= S_W_CMP;
+          end
+          S_W_CMP: if (st_done_q && !st_start) begin
+            walk_nodes_q <= walk_nodes_q + 1'b1;
+            pa_we    <= 1'b1;
+            pa_waddr <= depth_q;
+            pa_wdata <= cand_q;
+            depth_q  <= depth_q + 1'b1;
+            if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
+              // whole edge matched: descend, straight onto the next queued edge
+              // if there is one
+              pos_q   <= pos_q + c_len_q;
+              rem_q   <= rem_q - c_len_q;
+              node_q  <= cand_q;
+              if (c_len_q == rem_q) begin
+                pf_stop_q <= 1'b1;
+                state_q   <= S_W_DRAIN;
+              end else if (!eq_pop) begin
+                state_q <= S_W_WAITPF;
+              end
+            end else begin
+              pf_stop_q    <= 1'b1;
+              // ends inside this edge: split after whole pages
+              split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
+              pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
+              split_line_q <= st_split_line_q;
+              state_q      <= S_W_DRAIN;
+            end
+          end
+          // A speculative lookup or node read still running must finish before
+          // the index and the node table are used again.
+          S_W_DRAIN: if (!pf_busy) begin
+            pf_clear <= 1'b1;
+            state_q  <= S_DECIDE;
+          end
+          // -------------------------------------------------- decide: refuse or commit
+          S_DECIDE: begin
+            leaf_len     <= n_q - pos_q;
+            leaf_lines_q <= lines_of(4'd0, n_q - pos_q);
+            need_split_q <= (split_q != '0);
+            need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
+            if (split_q != '0) begin
+              // the tail's first page, the slot the upper node will get, and the
+              // query page a new leaf under the upper node would start with
+              seq_q_re_q    <= 1'b1;
+              seq_q_raddr_q <= QRowW'(pos_q >> 4);
+              seq_li_re_q <= 1'b1;
+              seq_li_raddr_q <= split_line_q;
+              fn_peek  <= fn_any_q;
+              wait_q   <= 4'(RamLat);
+              ret_q    <= S_D_TAIL;
+              state_q  <= S_WAIT;
+            end else begin
+              state_q <= S_D_PROBE2;
+            end
+          end
+          S_D_TAIL: begin
+            tail_page_q <= li_rtok[32*tail_lane +: PageBits];
+            page_q      <= q_page;
+            new_up_q    <= fn_data;
+            if (!fn_any_q) begin
+              status_q <= radix_pkg::ST_CAPACITY;
+              state_q  <= S_TRAIL;
+            end else begin
+              ix_valid  <= 1'b1;
+              ix_op     <= radix_pkg::IX_LOOKUP;
+              ix_parent <= fn_data;
+              ix_page   <= li_rtok[32*tail_lane +: PageBits];
+              state_q   <= S_D_PROBE1;
+            end
+          end
+          S_D_PROBE1: if (ix_ready) begin
+            probe_b1_q <= ix_bucket;
+            probe_f1_q <= ix_free_ways;
+            state_q    <= S_D_PROBE2;
+          end
+          S_D_PROBE2: begin
+            if (need_leaf_q) begin
+              ix_valid  <= 1'b1;
+              ix_op     <= radix_pkg::IX_LOOKUP;
+              ix_parent <= need_split_q ? new_up_q : node_q;
+              ix_page   <= page_q;
+            end
+            state_q <= S_D_CHECK;
+          end
+          S_D_CHECK: if (ix_ready) begin
+            if (!fits) begin
+              status_q <= radix_pkg::ST_CAPACITY;
+              state_q  <= S_TRAIL;
+            end else begin
+              if (op_q == radix_pkg::OP_MATCH) begin
+                lookups_q <= lookups_q + 1'b1;
+                queried_q <= queried_q + 32'(len_q);
+                hit_q     <= hit_q + 32'(pos_q);
+              end else begin
+                inserts_q <= inserts_q + 1'b1;
+              end
+              trail_a_q <= 32'(pos_q);
+              result_q  <= NIL;
+              if (op_q == radix_pkg::OP_MATCH && n_q == '0) begin
+                // SGLang returns before touching the tree: no stamp.
+                state_q <= S_C_RESULT;
+              end else begin
+                clk_inc_q  <= 1'b1;
+                op_stamp_q <= clock_nx;
+                d_q        <= '0;
+                state_q <= S_C_STAMP;
+              end
+            end
+          end
+
+          // -------------------------------------------------- commit: stamp and LRU-move the path
+          S_C_STAMP: begin
+            if (d_q == depth_q) begin
+              result_q <= node_q;   // deepest whole node (root if none)
+              state_q  <= need_split_q ? S_C_SPLIT : (need_leaf_q ? S_C_LEAF : S_C_RESULT);
+            end else begin
+              pa_re    <= 1'b1;
+              pa_raddr <= d_q;
+              wait_q   <= 4'(RamLat);
+              ret_q    <= S_C_MOVE1;
+              state_q  <= S_WAIT;
+            end
+          end
+          S_C_MOVE1: begin
+            mv_q     <= pa_rdata;
+            nd_re    <= 1'b1;
+            nd_raddr <= pa_rdata;
+            lk_re    <= 1'b1;
+            lk_raddr <= pa_rdata;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_D_TAIL;
+            ret_q    <= S_C_STAMP_W;
             state_q  <= S_WAIT;
-          end else begin
-            state_q <= S_D_PROBE2;
           end
-        end
-        S_D_TAIL: begin
-          tail_page_q <= li_rtok[32*tail_lane +: PageBits];
-          page_q      <= q_page;
-          new_up_q    <= fn_data;
-          if (!fn_any_q) begin
-            status_q <= radix_pkg::ST_CAPACITY;
-            state_q  <= S_TRAIL;
-          end else begin
-            ix_valid  <= 1'b1;
-            ix_op     <= radix_pkg::IX_LOOKUP;
-            ix_parent <= fn_data;
-            ix_page   <= li_rtok[32*tail_lane +: PageBits];
-            state_q   <= S_D_PROBE1;
-          end
-        end
-        S_D_PROBE1: if (ix_ready) begin
-          probe_b1_q <= ix_bucket;
-          probe_f1_q <= ix_free_ways;
-          state_q    <= S_D_PROBE2;
-        end
-        S_D_PROBE2: begin
-          if (need_leaf_q) begin
-            ix_valid  <= 1'b1;
-            ix_op     <= radix_pkg::IX_LOOKUP;
-            ix_parent <= need_split_q ? new_up_q : node_q;
-            ix_page   <= page_q;
-          end
-          state_q <= S_D_CHECK;
-        end
-        S_D_CHECK: if (ix_ready) begin
-          if (!fits) begin
-            status_q <= radix_pkg::ST_CAPACITY;
-            state_q  <= S_TRAIL;
-          end else begin
-            if (op_q == radix_pkg::OP_MATCH) begin
-              lookups_q <= lookups_q + 1'b1;
-              queried_q <= queried_q + 32'(len_q);
-              hit_q     <= hit_q + 32'(pos_q);
+          S_C_STAMP_W: begin
+            nd_we    <= 1'b1;
+            nd_waddr <= mv_q;
+            nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
+                                  clock_q, r_nchild, r_hloc);
+            // LRU: unlink mv from where it is (if not already the tail) ...
+            if (mv_q != lru_tail_q) begin
+              if (lp_rdata == NIL) lru_head_q <= ln_rdata;
+              else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
+              lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata;
+              state_q <= S_C_MOVE2;
             end else begin
-              inserts_q <= inserts_q + 1'b1;
-            end
-            trail_a_q <= 32'(pos_q);
-            result_q  <= NIL;
-            if (op_q == radix_pkg::OP_MATCH && n_q == '0) begin
-              // SGLang returns before touching the tree: no stamp.
-              state_q <= S_C_RESULT;
-            end else begin
-              clk_inc_q  <= 1'b1;
-              op_stamp_q <= clock_nx;
-              d_q        <= '0;
+              d_q     <= d_q + 1'b1;
               state_q <= S_C_STAMP;
             end
           end
-        end
+          S_C_MOVE2: begin
+            // ... and append it at the tail.
+            ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= mv_q;
+            lp_we <= 1'b1; lp_waddr <= mv_q; lp_wdata <= lru_tail_q;
+            lru_tail_q <= mv_q;
+            d_q     <= d_q + 1'b1;
+            state_q <= S_C_APPEND;
+            ret_q   <= S_C_STAMP;
+          end
+          S_C_APPEND: begin
+            // mv_q is now the tail: its next link must be NIL.
+            ln_we <= 1'b1; ln_waddr <= mv_q; ln_wdata <= NIL;
+            if (lru_head_q == NIL) lru_head_q <= mv_q;
+            state_q <= ret_q;
+          end
 
-        // -------------------------------------------------- commit: stamp and LRU-move the path
-        S_C_STAMP: begin
-          if (d_q == depth_q) begin
-            result_q <= node_q;   // deepest whole node (root if none)
-            state_q  <= need_split_q ? S_C_SPLIT : (need_leaf_q ? S_C_LEAF : S_C_RESULT);
-          end else begin
-            pa_re    <= 1'b1;
-            pa_raddr <= d_q;
+          // -------------------------------------------------- commit: split
+          // The upper part is a new node at slot new_up_q; the candidate keeps its
+          // slot (and handle) and the tail.
+          S_C_SPLIT: begin
+            fn_pop   <= 1'b1;
+            nd_re    <= 1'b1;
+            nd_raddr <= new_up_q;     // its generation survives
+            ix_valid <= 1'b1;         // the parent's entry now leads to the upper node
+            ix_op    <= radix_pkg::IX_SETCHILD;
+            ix_loc_in   <= c_hloc_q;
+            ix_child_in <= new_up_q;
+            ix_len_in   <= split_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_C_MOVE1;
+            ret_q    <= S_C_SPLIT_W;
             state_q  <= S_WAIT;
           end
-        end
-        S_C_MOVE1: begin
-          mv_q     <= pa_rdata;
-          nd_re    <= 1'b1;
-          nd_raddr <= pa_rdata;
-          lk_re    <= 1'b1;
-          lk_raddr <= pa_rdata;
-          wait_q   <= 4'(RamLat);
-          ret_q    <= S_C_STAMP_W;
-          state_q  <= S_WAIT;
-        end
-        S_C_STAMP_W: begin
-          nd_we    <= 1'b1;
-          nd_waddr <= mv_q;
-          nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
-                                clock_q, r_nchild, r_hloc);
-          // LRU: unlink mv from where it is (if not already the tail) ...
-          if (mv_q != lru_tail_q) begin
-            if (lp_rdata == NIL) lru_head_q <= ln_rdata;
-            else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
-            lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata;
-            state_q <= S_C_MOVE2;
-          end else begin
-            d_q     <= d_q + 1'b1;
-            state_q <= S_C_STAMP;
+          S_C_SPLIT_W: begin
+            nd_we    <= 1'b1;
+            nd_waddr <= new_up_q;
+            nd_wdata <= node_word(1'b1, r_gen, ns_q, c_parent_q, c_head_q, c_off_q, split_q,
+                                  c_lock_q, clock_nx, KidW'(1), c_hloc_q);
+            clk_inc_q <= 1'b1;
+            splits_q <= splits_q + 1'b1;
+            state_q  <= S_C_SPLIT_IX1;
           end
-        end
-        S_C_MOVE2: begin
-          // ... and append it at the tail.
-          ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= mv_q;
-          lp_we <= 1'b1; lp_waddr <= mv_q; lp_wdata <= lru_tail_q;
-          lru_tail_q <= mv_q;
-          d_q     <= d_q + 1'b1;
-          state_q <= S_C_APPEND;
-          ret_q   <= S_C_STAMP;
-        end
-        S_C_APPEND: begin
-          // mv_q is now the tail: its next link must be NIL.
-          ln_we <= 1'b1; ln_waddr <= mv_q; ln_wdata <= NIL;
-          if (lru_head_q == NIL) lru_head_q <= mv_q;
-          state_q <= ret_q;
-        end
-
-        // -------------------------------------------------- commit: split
-        // The upper part is a new node at slot new_up_q; the candidate keeps its
-        // slot (and handle) and the tail.
-        S_C_SPLIT: begin
-          fn_pop   <= 1'b1;
-          nd_re    <= 1'b1;
-          nd_raddr <= new_up_q;     // its generation survives
-          ix_valid <= 1'b1;         // the parent's entry now leads to the upper node
-          ix_op    <= radix_pkg::IX_SETCHILD;
-          ix_loc_in   <= c_hloc_q;
-          ix_child_in <= new_up_q;
-          ix_len_in   <= split_q;
-          wait_q   <= 4'(RamLat);
-          ret_q    <= S_C_SPLIT_W;
-          state_q  <= S_WAIT;
-        end
-        S_C_SPLIT_W: begin
-          nd_we    <= 1'b1;
-          nd_waddr <= new_up_q;
-          nd_wdata <= node_word(1'b1, r_gen, ns_q, c_parent_q, c_head_q, c_off_q, split_q,
-                                c_lock_q, clock_nx, KidW'(1), c_hloc_q);
-          clk_inc_q <= 1'b1;
-          splits_q <= splits_q + 1'b1;
-          state_q  <= S_C_SPLIT_IX1;
-        end
-        S_C_SPLIT_IX1: if (ix_ready) begin
-          ix_valid    <= 1'b1;
-          ix_op       <= radix_pkg::IX_INSERT;
-          ix_parent   <= new_up_q;
-          ix_page     <= tail_page_q;
-          ix_child_in <= cand_q;
-          ix_len_in   <= c_len_q - split_q;
-          state_q     <= S_C_SPLIT_IX2;
-        end
-        S_C_SPLIT_IX2: if (ix_ready) begin
-          nd_we    <= 1'b1;
-          nd_waddr <= cand_q;
-          nd_wdata <= node_word(1'b1, c_gen_q, ns_q, new_up_q, split_line_q,
-                                (c_off_q + 4'(split_q)) & 4'hF, c_len_q - split_q, c_lock_q,
-                                op_stamp_q, c_nchild_q, ix_loc);
-          // LRU: the upper node is the newest so far
-          mv_q     <= new_up_q;
-          ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_up_q;
-          lp_we <= 1'b1; lp_waddr <= new_up_q; lp_wdata <= lru_tail_q;
-          lru_tail_q <= new_up_q;
-          node_q   <= new_up_q;
-          result_q <= new_up_q;
-          state_q  <= S_C_APPEND;
-          ret_q    <= need_leaf_q ? S_C_LEAF : S_C_RESULT;
-        end
-
-        // -------------------------------------------------- commit: new leaf
-        S_C_LEAF: begin
-          fn_pop      <= 1'b1;
-          lw_start    <= 1'b1;
-          wait_q      <= 4'(RamLat);
-          ret_q       <= S_C_LEAF_LINES;
-          state_q     <= S_WAIT;
-        end
-        S_C_LEAF_LINES: begin
-          new_leaf_q <= fn_data;
-          if (!lw_active_q && !lw_start) begin
+          S_C_SPLIT_IX1: if (ix_ready) begin
             ix_valid    <= 1'b1;
             ix_op       <= radix_pkg::IX_INSERT;
-            ix_parent   <= node_q;
-            ix_page     <= page_q;
-            ix_child_in <= fn_data;
-            ix_len_in   <= leaf_len;
-            state_q     <= S_C_LEAF_IX;
+            ix_parent   <= new_up_q;
+            ix_page     <= tail_page_q;
+            ix_child_in <= cand_q;
+            ix_len_in   <= c_len_q - split_q;
+            state_q     <= S_C_SPLIT_IX2;
           end
-        end
-        S_C_LEAF_IX: if (ix_ready) begin
-          new_loc_q <= ix_loc;
-          nd_re     <= 1'b1;
-          nd_raddr  <= new_leaf_q;
-          wait_q    <= 4'(RamLat);
-          ret_q     <= S_C_LEAF_W;
-          state_q   <= S_WAIT;
-        end
-        S_C_LEAF_W: begin
-          nd_we    <= 1'b1;
-          nd_waddr <= new_leaf_q;
-          nd_wdata <= node_word(1'b1, r_gen, ns_q, node_q, lw_head_q, 4'd0, leaf_len, '0,
-                                clock_nx, '0, new_loc_q);
-          clk_inc_q   <= 1'b1;
-          sz_v_q        <= 1'b1;
-          sz_len_q      <= leaf_len;
-          sz_ev_sub_q   <= 1'b0;
-          sz_prot_add_q <= 1'b0;
-          sz_prot_sub_q <= 1'b0;
-          inserted_q  <= inserted_q + 32'(leaf_len);
-          result_q    <= new_leaf_q;
-          // parent's child count
-          nd_re    <= 1'b1;
-          nd_raddr <= node_q;
-          wait_q   <= 4'(RamLat);
-          ret_q    <= S_C_LEAF_PAR;
-          state_q  <= S_WAIT;
-        end
-        S_C_LEAF_PAR: begin
-          if (node_q != NIL) begin
+          S_C_SPLIT_IX2: if (ix_ready) begin
             nd_we    <= 1'b1;
-            nd_waddr <= node_q;
-            nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
-                                  r_stamp, r_nchild + 1'b1, r_hloc);
+            nd_waddr <= cand_q;
+            nd_wdata <= node_word(1'b1, c_gen_q, ns_q, new_up_q, split_line_q,
+                                  (c_off_q + 4'(split_q)) & 4'hF, c_len_q - split_q, c_lock_q,
+                                  op_stamp_q, c_nchild_q, ix_loc);
+            // LRU: the upper node is the newest so far
+            mv_q     <= new_up_q;
+            ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_up_q;
+            lp_we <= 1'b1; lp_waddr <= new_up_q; lp_wdata <= lru_tail_q;
+            lru_tail_q <= new_up_q;
+            node_q   <= new_up_q;
+            result_q <= new_up_q;
+            state_q  <= S_C_APPEND;
+            ret_q    <= need_leaf_q ? S_C_LEAF : S_C_RESULT;
           end
-          mv_q  <= new_leaf_q;
-          ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_leaf_q;
-          lp_we <= 1'b1; lp_waddr <= new_leaf_q; lp_wdata <= lru_tail_q;
-          lru_tail_q <= new_leaf_q;
-          state_q <= S_C_APPEND;
-          ret_q   <= S_C_RESULT;
-        end
 
-        // -------------------------------------------------- result handle, then the response
-        S_C_RESULT: begin
-          nd_re    <= 1'b1;
-          nd_raddr <= result_q;
-          wait_q   <= 4'(RamLat);
-          ret_q    <= S_OUT;
-          state_q  <= S_WAIT;
-          if (op_q == radix_pkg::OP_MATCH) begin
-            ob_rows_q     <= (32'(pos_q) + 32'd15) >> 4;
-            ob_last_row_q <= 32'(pos_q) >> 4;
-            ob_tail_q     <= tail_lanes(pos_q[3:0]);
-            ob_final_q <= 1'b1;
-          end else begin
-            ob_final_q <= 1'b1;
+          // -------------------------------------------------- commit: new leaf
+          S_C_LEAF: begin
+            fn_pop      <= 1'b1;
+            lw_start    <= 1'b1;
+            wait_q      <= 4'(RamLat);
+            ret_q       <= S_C_LEAF_LINES;
+            state_q     <= S_WAIT;
           end
-        end
-
-        // -------------------------------------------------- evict
-        S_E_FIND: begin
-          if (got_ge_q || walk_q == NIL) begin
-            ob_last_row_q <= got_q >> 4;
-            ob_tail_q     <= tail_lanes(got_q[3:0]);
-            ob_rows_q  <= (got_q + 32'd15) >> 4;
-            ob_final_q <= 1'b1;
-            trail_a_q  <= got_q;
-            trail_b_q  <= freed_q;
-            state_q    <= S_OUT;
-          end else begin
+          S_C_LEAF_LINES: begin
+            new_leaf_q <= fn_data;
+            if (!lw_active_q && !lw_start) begin
+              ix_valid    <= 1'b1;
+              ix_op       <= radix_pkg::IX_INSERT;
+              ix_parent   <= node_q;
+              ix_page     <= page_q;
+              ix_child_in <= fn_data;
+              ix_len_in   <= leaf_len;
+              state_q     <= S_C_LEAF_IX;
+            end
+          end
+          S_C_LEAF_IX: if (ix_ready) begin
+            new_loc_q <= ix_loc;
+            nd_re     <= 1'b1;
+            nd_raddr  <= new_leaf_q;
+            wait_q    <= 4'(RamLat);
+            ret_q     <= S_C_LEAF_W;
+            state_q   <= S_WAIT;
+          end
+          S_C_LEAF_W: begin
+            nd_we    <= 1'b1;
+            nd_waddr <= new_leaf_q;
+            nd_wdata <= node_word(1'b1, r_gen, ns_q, node_q, lw_head_q, 4'd0, leaf_len, '0,
+                                  clock_nx, '0, new_loc_q);
+            clk_inc_q   <= 1'b1;
+            sz_v_q        <= 1'b1;
+            sz_len_q      <= leaf_len;
+            sz_ev_sub_q   <= 1'b0;
+            sz_prot_add_q <= 1'b0;
+            sz_prot_sub_q <= 1'b0;
+            inserted_q  <= inserted_q + 32'(leaf_len);
+            result_q    <= new_leaf_q;
+            // parent's child count
             nd_re    <= 1'b1;
-            nd_raddr <= walk_q;
-            lk_re    <= 1'b1;
-            lk_raddr <= walk_q;
+            nd_raddr <= node_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_E_FIND_N;
+            ret_q    <= S_C_LEAF_PAR;
             state_q  <= S_WAIT;
           end
-        end
-        // nd_rdata / ln_rdata / lp_rdata hold walk_q's word and links here.
-        S_E_FIND_N: begin
-          if (got_ge_q || walk_q == NIL) begin
-            state_q <= S_E_FIND;
-          end else if (r_nchild == '0 && r_lock == '0) begin
-            victim_q    <= walk_q;
-            ref_stamp_q <= r_stamp;
-            walk_q      <= ln_rdata;
-            state_q     <= S_E_VICTIM;
-          end else begin
-            skips_q <= skips_q + 1'b1;
-            walk_q  <= ln_rdata;
-            state_q <= S_E_FIND;
+          S_C_LEAF_PAR: begin
+            if (node_q != NIL) begin
+              nd_we    <= 1'b1;
+              nd_waddr <= node_q;
+              nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
+                                    r_stamp, r_nchild + 1'b1, r_hloc);
+            end
+            mv_q  <= new_leaf_q;
+            ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_leaf_q;
+            lp_we <= 1'b1; lp_waddr <= new_leaf_q; lp_wdata <= lru_tail_q;
+            lru_tail_q <= new_leaf_q;
+            state_q <= S_C_APPEND;
+            ret_q   <= S_C_RESULT;
           end
-        end
-        // nd_rdata / ln_rdata / lp_rdata hold the victim's word and links here.
-        S_E_VICTIM: begin
-          got_nx_q   <= got_q + 32'(r_len);
-          c_head_q   <= r_head;
-          c_off_q    <= r_off;
-          c_len_q    <= r_len;
-          c_parent_q <= r_parent;
-          c_hloc_q   <= r_hloc;
-          c_gen_q    <= r_gen;
-          c_stamp_q  <= r_stamp;
-          c_lock_q   <= r_lock;
-          c_nchild_q <= r_nchild;
-          ns_q       <= r_ns;
-          // unlink from the LRU list
-          if (lp_rdata == NIL) lru_head_q <= ln_rdata;
-          else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
-          if (ln_rdata == NIL) lru_tail_q <= lp_rdata;
-          else begin lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata; end
-          // the node is gone: new generation, back on the free list
-          nd_we    <= 1'b1;
-          nd_waddr <= victim_q;
-          nd_wdata <= node_word(1'b0, r_gen + 1'b1, '0, NIL, '0, '0, '0, '0, '0, '0, '0);
-          fn_push      <= 1'b1;
-          fn_push_data <= victim_q;
-          ix_valid  <= 1'b1;
-          ix_op     <= radix_pkg::IX_DELETE;
-          ix_loc_in <= r_hloc;
-          st_start  <= 1'b1;
-          // While the lines stream: read the parent, then the next candidate.
-          nd_re     <= 1'b1;
-          nd_raddr  <= r_parent;
-          ev_phase_q <= 2'd0;
-          ev_cnt_q   <= 4'(RamLat + 1);
-          state_q   <= S_E_STREAM;
-        end
-        S_E_STREAM: begin
-          if (ev_cnt_q != '0) ev_cnt_q <= ev_cnt_q - 1'b1;
-          if (ev_phase_q == 2'd0 && ev_cnt_q == 4'd1) begin
-            p_word_q <= nd_rdata;
-            if (walk_q != NIL) begin
+
+          // -------------------------------------------------- result handle, then the response
+          S_C_RESULT: begin
+            nd_re    <= 1'b1;
+            nd_raddr <= result_q;
+            wait_q   <= 4'(RamLat);
+            ret_q    <= S_OUT;
+            state_q  <= S_WAIT;
+            if (op_q == radix_pkg::OP_MATCH) begin
+              ob_rows_q     <= (32'(pos_q) + 32'd15) >> 4;
+              ob_last_row_q <= 32'(pos_q) >> 4;
+              ob_tail_q     <= tail_lanes(pos_q[3:0]);
+              ob_final_q <= 1'b1;
+            end else begin
+              ob_final_q <= 1'b1;
+            end
+          end
+
+          // -------------------------------------------------- evict
+          S_E_FIND: begin
+            if (got_ge_q || walk_q == NIL) begin
+              ob_last_row_q <= got_q >> 4;
+              ob_tail_q     <= tail_lanes(got_q[3:0]);
+              ob_rows_q  <= (got_q + 32'd15) >> 4;
+              ob_final_q <= 1'b1;
+              trail_a_q  <= got_q;
+              trail_b_q  <= freed_q;
+              state_q    <= S_OUT;
+            end else begin
               nd_re    <= 1'b1;
               nd_raddr <= walk_q;
               lk_re    <= 1'b1;
               lk_raddr <= walk_q;
+              wait_q   <= 4'(RamLat);
+              ret_q    <= S_E_FIND_N;
+              state_q  <= S_WAIT;
             end
-            ev_cnt_q   <= 4'(RamLat + 1);
-            ev_phase_q <= 2'd1;
-          end else if (ev_phase_q == 2'd1 && ev_cnt_q == 4'd1) begin
-            ev_phase_q <= 2'd2;
           end
-          if (ev_phase_q == 2'd2 && st_done_q && !st_start && ix_ready) begin
-            got_q            <= got_nx_q;
-            got_ge_q         <= !got_nx_lt_q;
-            freed_q          <= freed_q + 1'b1;
-            sz_v_q           <= 1'b1;
-            sz_len_q         <= c_len_q;
-            sz_ev_sub_q      <= 1'b1;
-            sz_prot_add_q    <= 1'b0;
-            sz_prot_sub_q    <= 1'b0;
-            evicted_nodes_q  <= evicted_nodes_q + 1'b1;
-            evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
-            ob_rows_q        <= got_nx_q >> 4;
-            // the parent loses a child
-            if (c_parent_q != NIL) begin
-              nd_we    <= 1'b1;
-              nd_waddr <= c_parent_q;
-              nd_wdata <= node_word(p_valid, p_gen, p_ns, p_parent, p_head, p_off, p_len, p_lock,
-                                    p_stamp, p_nchild - 1'b1, p_hloc);
-            end
-            // A parent that became an evictable leaf and is no newer than the
-            // last victim the walk found lies behind the walk: it is the oldest
-            // evictable leaf now.
-            if (c_parent_q != NIL && p_leaf_q && (p_hi_lt_q || (p_hi_eq_q && p_lo_le_q)) &&
-                got_nx_lt_q) begin
-              victim_q <= c_parent_q;
-              state_q  <= S_E_UNLINK;
-            end else if (walk_q == c_parent_q) begin
-              state_q <= S_E_FIND;     // the prefetched word predates this write
+          // nd_rdata / ln_rdata / lp_rdata hold walk_q's word and links here.
+          S_E_FIND_N: begin
+            if (got_ge_q || walk_q == NIL) begin
+              state_q <= S_E_FIND;
+            end else if (r_nchild == '0 && r_lock == '0) begin
+              victim_q    <= walk_q;
+              ref_stamp_q <= r_stamp;
+              walk_q      <= ln_rdata;
+              state_q     <= S_E_VICTIM;
             end else begin
-              state_q <= S_E_FIND_N;   // the next candidate's word and links are here
+              skips_q <= skips_q + 1'b1;
+              walk_q  <= ln_rdata;
+              state_q <= S_E_FIND;
             end
           end
-        end
-        S_E_UNLINK: begin
-          // read the direct victim and its links
-          nd_re    <= 1'b1;
-          nd_raddr <= victim_q;
-          lk_re    <= 1'b1;
-          lk_raddr <= victim_q;
-          wait_q   <= 4'(RamLat);
-          ret_q    <= S_E_VICTIM;
-          state_q  <= S_WAIT;
-        end
-        // -------------------------------------------------- lock / unlock: check walk, apply walk
-        S_L_START: begin
-          if (!h_slot_ok) begin
-            status_q <= radix_pkg::ST_HANDLE;
-            state_q  <= S_TRAIL;
-          end else begin
-            walk_q       <= h_slot;
-            delta_q      <= '0;
-            lock_pass2_q <= 1'b0;
+          // nd_rdata / ln_rdata / lp_rdata hold the victim's word and links here.
+          S_E_VICTIM: begin
+            got_nx_q   <= got_q + 32'(r_len);
+            c_head_q   <= r_head;
+            c_off_q    <= r_off;
+            c_len_q    <= r_len;
+            c_parent_q <= r_parent;
+            c_hloc_q   <= r_hloc;
+            c_gen_q    <= r_gen;
+            c_stamp_q  <= r_stamp;
+            c_lock_q   <= r_lock;
+            c_nchild_q <= r_nchild;
+            ns_q       <= r_ns;
+            // unlink from the LRU list
+            if (lp_rdata == NIL) lru_head_q <= ln_rdata;
+            else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
+            if (ln_rdata == NIL) lru_tail_q <= lp_rdata;
+            else begin lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata; end
+            // the node is gone: new generation, back on the free list
+            nd_we    <= 1'b1;
+            nd_waddr <= victim_q;
+            nd_wdata <= node_word(1'b0, r_gen + 1'b1, '0, NIL, '0, '0, '0, '0, '0, '0, '0);
+            fn_push      <= 1'b1;
+            fn_push_data <= victim_q;
+            ix_valid  <= 1'b1;
+            ix_op     <= radix_pkg::IX_DELETE;
+            ix_loc_in <= r_hloc;
+            st_start  <= 1'b1;
+            // While the lines stream: read the parent, then the next candidate.
+            nd_re     <= 1'b1;
+            nd_raddr  <= r_parent;
+            ev_phase_q <= 2'd0;
+            ev_cnt_q   <= 4'(RamLat + 1);
+            state_q   <= S_E_STREAM;
+          end
+          S_E_STREAM: begin
+            if (ev_cnt_q != '0) ev_cnt_q <= ev_cnt_q - 1'b1;
+            if (ev_phase_q == 2'd0 && ev_cnt_q == 4'd1) begin
+              p_word_q <= nd_rdata;
+              if (walk_q != NIL) begin
+                nd_re    <= 1'b1;
+                nd_raddr <= walk_q;
+                lk_re    <= 1'b1;
+                lk_raddr <= walk_q;
+              end
+              ev_cnt_q   <= 4'(RamLat + 1);
+              ev_phase_q <= 2'd1;
+            end else if (ev_phase_q == 2'd1 && ev_cnt_q == 4'd1) begin
+              ev_phase_q <= 2'd2;
+            end
+            if (ev_phase_q == 2'd2 && st_done_q && !st_start && ix_ready) begin
+              got_q            <= got_nx_q;
+              got_ge_q         <= !got_nx_lt_q;
+              freed_q          <= freed_q + 1'b1;
+              sz_v_q           <= 1'b1;
+              sz_len_q         <= c_len_q;
+              sz_ev_sub_q      <= 1'b1;
+              sz_prot_add_q    <= 1'b0;
+              sz_prot_sub_q    <= 1'b0;
+              evicted_nodes_q  <= evicted_nodes_q + 1'b1;
+              evicted_tokens_q <= evicted_tokens_q + 32'(c_len_q);
+              ob_rows_q        <= got_nx_q >> 4;
+              // the parent loses a child
+              if (c_parent_q != NIL) begin
+                nd_we    <= 1'b1;
+                nd_waddr <= c_parent_q;
+                nd_wdata <= node_word(p_valid, p_gen, p_ns, p_parent, p_head, p_off, p_len, p_lock,
+                                      p_stamp, p_nchild - 1'b1, p_hloc);
+              end
+              // A parent that became an evictable leaf and is no newer than the
+              // last victim the walk found lies behind the walk: it is the oldest
+              // evictable leaf now.
+              if (c_parent_q != NIL && p_leaf_q && (p_hi_lt_q || (p_hi_eq_q && p_lo_le_q)) &&
+                  got_nx_lt_q) begin
+                victim_q <= c_parent_q;
+                state_q  <= S_E_UNLINK;
+              end else if (walk_q == c_parent_q) begin
+                state_q <= S_E_FIND;     // the prefetched word predates this write
+              end else begin
+                state_q <= S_E_FIND_N;   // the next candidate's word and links are here
+              end
+            end
+          end
+          S_E_UNLINK: begin
+            // read the direct victim and its links
             nd_re    <= 1'b1;
-            nd_raddr <= h_slot;
+            nd_raddr <= victim_q;
+            lk_re    <= 1'b1;
+            lk_raddr <= victim_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_L_CHECK;
+            ret_q    <= S_E_VICTIM;
             state_q  <= S_WAIT;
           end
-        end
-        S_L_CHECK: begin
-          if (!lock_pass2_q && walk_q == h_slot && (!r_valid || r_gen != h_gen)) begin
-            status_q <= radix_pkg::ST_HANDLE;
-            state_q  <= S_TRAIL;
-          end else if (walk_q == NIL) begin
-            if (!lock_pass2_q) begin
-              lock_pass2_q <= 1'b1;
-              walk_q   <= h_slot;
+          // -------------------------------------------------- lock / unlock: check walk, apply walk
+          S_L_START: begin
+            if (!h_slot_ok) begin
+              status_q <= radix_pkg::ST_HANDLE;
+              state_q  <= S_TRAIL;
+            end else begin
+              walk_q       <= h_slot;
+              delta_q      <= '0;
+              lock_pass2_q <= 1'b0;
               nd_re    <= 1'b1;
               nd_raddr <= h_slot;
               wait_q   <= 4'(RamLat);
               ret_q    <= S_L_CHECK;
               state_q  <= S_WAIT;
-            end else begin
-              trail_a_q <= delta_q;
-              state_q   <= S_TRAIL;
             end
-          end else if (!lock_pass2_q) begin
-            if (op_q == radix_pkg::OP_UNLOCK && r_lock == '0) begin
-              status_q <= radix_pkg::ST_UNDERFLOW;
+          end
+          S_L_CHECK: begin
+            if (!lock_pass2_q && walk_q == h_slot && (!r_valid || r_gen != h_gen)) begin
+              status_q <= radix_pkg::ST_HANDLE;
               state_q  <= S_TRAIL;
-            end else if (op_q == radix_pkg::OP_LOCK && r_lock == '1) begin
-              status_q <= radix_pkg::ST_OVERFLOW;
-              state_q  <= S_TRAIL;
+            end else if (walk_q == NIL) begin
+              if (!lock_pass2_q) begin
+                lock_pass2_q <= 1'b1;
+                walk_q   <= h_slot;
+                nd_re    <= 1'b1;
+                nd_raddr <= h_slot;
+                wait_q   <= 4'(RamLat);
+                ret_q    <= S_L_CHECK;
+                state_q  <= S_WAIT;
+              end else begin
+                trail_a_q <= delta_q;
+                state_q   <= S_TRAIL;
+              end
+            end else if (!lock_pass2_q) begin
+              if (op_q == radix_pkg::OP_UNLOCK && r_lock == '0) begin
+                status_q <= radix_pkg::ST_UNDERFLOW;
+                state_q  <= S_TRAIL;
+              end else if (op_q == radix_pkg::OP_LOCK && r_lock == '1) begin
+                status_q <= radix_pkg::ST_OVERFLOW;
+                state_q  <= S_TRAIL;
+              end else begin
+                walk_q   <= r_parent;
+                nd_re    <= 1'b1;
+                nd_raddr <= r_parent;
+                wait_q   <= 4'(RamLat);
+                ret_q    <= S_L_CHECK;
+                state_q  <= S_WAIT;
+              end
             end else begin
+              nd_we    <= 1'b1;
+              nd_waddr <= walk_q;
+              if (op_q == radix_pkg::OP_LOCK) begin
+                nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
+                                      r_lock + 1'b1, r_stamp, r_nchild, r_hloc);
+                if (r_lock == '0) begin
+                  sz_v_q        <= 1'b1;
+                  sz_len_q      <= r_len;
+                  sz_ev_sub_q   <= 1'b1;
+                  sz_prot_add_q <= 1'b1;
+                  sz_prot_sub_q <= 1'b0;
+                end
+              end else begin
+                nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
+                                      r_lock - 1'b1, r_stamp, r_nchild, r_hloc);
+                if (r_lock == LockW'(1)) begin
+                  sz_v_q        <= 1'b1;
+                  sz_len_q      <= r_len;
+                  sz_ev_sub_q   <= 1'b0;
+                  sz_prot_add_q <= 1'b0;
+                  sz_prot_sub_q <= 1'b1;
+                end
+              end
               walk_q   <= r_parent;
               nd_re    <= 1'b1;
               nd_raddr <= r_parent;
@@ -1713,73 +1914,43 @@ module radix_core #(
               ret_q    <= S_L_CHECK;
               state_q  <= S_WAIT;
             end
-          end else begin
-            nd_we    <= 1'b1;
-            nd_waddr <= walk_q;
-            if (op_q == radix_pkg::OP_LOCK) begin
-              nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
-                                    r_lock + 1'b1, r_stamp, r_nchild, r_hloc);
-              if (r_lock == '0) begin
-                sz_v_q        <= 1'b1;
-                sz_len_q      <= r_len;
-                sz_ev_sub_q   <= 1'b1;
-                sz_prot_add_q <= 1'b1;
-                sz_prot_sub_q <= 1'b0;
-              end
-            end else begin
-              nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len,
-                                    r_lock - 1'b1, r_stamp, r_nchild, r_hloc);
-              if (r_lock == LockW'(1)) begin
-                sz_v_q        <= 1'b1;
-                sz_len_q      <= r_len;
-                sz_ev_sub_q   <= 1'b0;
-                sz_prot_add_q <= 1'b0;
-                sz_prot_sub_q <= 1'b1;
-              end
+          end
+
+          // -------------------------------------------------- response
+          S_OUT: begin
+            if (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT) begin
+              trail_b_q <= handle_of(result_q, r_gen);
             end
-            walk_q   <= r_parent;
-            nd_re    <= 1'b1;
-            nd_raddr <= r_parent;
-            wait_q   <= 4'(RamLat);
-            ret_q    <= S_L_CHECK;
-            state_q  <= S_WAIT;
+            // ob_more_q is a cycle late: leave only from the second S_OUT cycle.
+            out_settle_q <= 1'b1;
+            if (out_settle_q && !ob_more_q && ob_inflight_q == '0) begin
+              out_settle_q <= 1'b0;
+              state_q      <= S_TRAIL;
+            end
           end
-        end
+          S_TRAIL: if (trail_push) begin
+            if (status_q != radix_pkg::ST_OK) begin
+              errors_q     <= errors_q + 1'b1;
+              last_error_q <= status_q;
+              error_q      <= 1'b1;
+            end
+            if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
+              init_q  <= '0;
+              fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
+              state_q <= S_INIT;
+            end else begin
+              state_q <= S_HDR;
+            end
+          end
 
-        // -------------------------------------------------- response
-        S_OUT: begin
-          if (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT) begin
-            trail_b_q <= handle_of(result_q, r_gen);
+          S_WAIT: begin
+            wait_q <= wait_q - 1'b1;
+            if (wait_q == 4'd1) state_q <= ret_q;
           end
-          // ob_more_q is a cycle late: leave only from the second S_OUT cycle.
-          out_settle_q <= 1'b1;
-          if (out_settle_q && !ob_more_q && ob_inflight_q == '0) begin
-            out_settle_q <= 1'b0;
-            state_q      <= S_TRAIL;
-          end
-        end
-        S_TRAIL: if (trail_push) begin
-          if (status_q != radix_pkg::ST_OK) begin
-            errors_q     <= errors_q + 1'b1;
-            last_error_q <= status_q;
-            error_o      <= 1'b1;
-          end
-          if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
-            init_q  <= '0;
-            fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
-            state_q <= S_INIT;
-          end else begin
-            state_q <= S_HDR;
-          end
-        end
 
-        S_WAIT: begin
-          wait_q <= wait_q - 1'b1;
-          if (wait_q == 4'd1) state_q <= ret_q;
-        end
-
-        default: state_q <= S_HDR;
-      endcase
+          default: state_q <= S_HDR;
+        endcase
+      end
     end
   end
 
@@ -1799,7 +1970,9 @@ module radix_core #(
   // select is registered: op_q and early_q are set long before any row).
   logic ob_stream_q;
   always_ff @(posedge clk_i) begin
-    ob_stream_q <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH && early_q);
+    if (adv || !rst_ni) begin
+      ob_stream_q <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH && early_q);
+    end
   end
   assign ob_rows  = ob_final_q ? ob_rows_q : (ob_stream_q ? (st_wpos_q >> 4) : 32'd0);
   assign ob_issue = ob_more_q && ob_room_q;
@@ -1807,19 +1980,21 @@ module radix_core #(
   assign ob_raddr = OutRowW'(ob_rd_q);
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      ob_data_v_q   <= 1'b0;
-      ob_inflight_q <= '0;
-      ob_more_q     <= 1'b0;
-      ob_room_q     <= 1'b0;
-    end else begin
-      ob_data_v_q   <= ob_issue;
-      ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
-      ob_more_q     <= (state_q != S_HDR) && (state_q != S_HDR_CHECK) &&
-                       (ob_issue ? (ob_rd1_q < ob_rows) : (ob_rd_q < ob_rows));
-      ob_room_q     <= (32'(rsp_level) + 32'(ob_inflight_q) + 32'd3 < 32'(RspDepth));
-      if (ob_issue) begin
-        ob_keep_q <= (!ob_final_q || ob_rd_q != ob_last_row_q) ? '1 : ob_tail_q;
+    if (adv || !rst_ni) begin
+      if (!rst_ni) begin
+        ob_data_v_q   <= 1'b0;
+        ob_inflight_q <= '0;
+        ob_more_q     <= 1'b0;
+        ob_room_q     <= 1'b0;
+      end else begin
+        ob_data_v_q   <= ob_issue;
+        ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
+        ob_more_q     <= (state_q != S_HDR) && (state_q != S_HDR_CHECK) &&
+                         (ob_issue ? (ob_rd1_q < ob_rows) : (ob_rd_q < ob_rows));
+        ob_room_q     <= (32'(rsp_level) + 32'(ob_inflight_q) + 32'd3 < 32'(RspDepth));
+        if (ob_issue) begin
+          ob_keep_q <= (!ob_final_q || ob_rd_q != ob_last_row_q) ? '1 : ob_tail_q;
+        end
       end
     end
   end
@@ -1833,10 +2008,90 @@ module radix_core #(
   assign rsp_data   = ob_data_v_q ? ob_masked
                     : {384'h0, trail_c_q, trail_b_q, trail_a_q, 16'h0, status_q, op_q};
 
+  // ---------------------------------------------------------------- L2 glue
+  // Flush and clear requests wait for a tick: the caches sample them as accesses.
+  // A flush is complete when every table has reported (on-chip tables at once).
+  logic [NT-1:0] fdone_q;
+  logic          flushing_q, l2_done_q;
+  logic [31:0]   l2_stall_q;
+  logic [NT-1:0] t_fdone_all;
+  assign t_fdone_all = fdone_q | t_fdone;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      t_flush_q  <= 1'b0;
+      t_clear_q  <= 1'b0;
+      flushing_q <= 1'b0;
+      fdone_q    <= '0;
+      l2_done_q  <= 1'b0;
+      l2_stall_q <= '0;
+    end else begin
+      if (l2_flush_i) t_flush_q <= 1'b1;
+      else if (adv) t_flush_q <= 1'b0;
+      if (l2_clear_i) t_clear_q <= 1'b1;
+      else if (adv) t_clear_q <= 1'b0;
+      if (!adv) l2_stall_q <= l2_stall_q + 1'b1;
+      l2_done_q <= 1'b0;
+      if (t_flush_q && adv) begin
+        flushing_q <= 1'b1;
+        fdone_q    <= t_fdone;   // on-chip tables report in the sampling tick
+      end else if (flushing_q) begin
+        fdone_q <= t_fdone_all;
+        if (t_fdone_all == {NT{1'b1}}) begin
+          flushing_q <= 1'b0;
+          l2_done_q  <= 1'b1;
+        end
+      end
+    end
+  end
+
+  // Counters summed over the tables, registered (a flat vector: Icarus 11 does not
+  // propagate an assign from an unpacked array word).
+  function automatic logic [CNW-1:0] sum_counters(input logic [NT*CNW-1:0] cnt);
+    sum_counters = '0;
+    for (int t = 0; t < NT; t++) begin
+      for (int c = 0; c < radix_pkg::L1_NCNT; c++) begin
+        sum_counters[32*c +: 32] = sum_counters[32*c +: 32] + cnt[CNW*t + 32*c +: 32];
+      end
+    end
+  endfunction
+  logic [CNW-1:0] l2_sum_q;
+  always_ff @(posedge clk_i) l2_sum_q <= sum_counters(t_cnt);
+
+  // The first faulting table gives the kind (a function: see lowest16).
+  function automatic logic [1:0] first_kind(input logic [NT-1:0] f, input logic [2*NT-1:0] k);
+    first_kind = 2'd0;
+    for (int t = NT - 1; t >= 0; t--) if (f[t]) first_kind = k[2*t +: 2];
+  endfunction
+  logic [1:0] l2_kind;
+  assign l2_kind = first_kind(t_fault, t_kind);
+
+  assign l2_flush_done_o = l2_done_q;
+  assign l2_flushing_o   = t_flush_q || flushing_q;
+  assign l2_fault_o      = |t_fault;
+  assign l2_fault_kind_o = l2_kind;
+  assign l2_hits_o       = l2_sum_q[32*radix_pkg::L1C_HIT +: 32];
+  assign l2_misses_o     = l2_sum_q[32*radix_pkg::L1C_MISS +: 32];
+  assign l2_writebacks_o = l2_sum_q[32*radix_pkg::L1C_WB +: 32];
+  assign l2_rd_beats_o   = l2_sum_q[32*radix_pkg::L1C_RD_BEAT +: 32];
+  assign l2_wr_beats_o   = l2_sum_q[32*radix_pkg::L1C_WR_BEAT +: 32];
+  assign l2_stall_o      = l2_stall_q;
+
+  radix_axi_arb #(.N(NT), .WqDepth(4)) u_arb (
+    .clk_i, .rst_ni, .req_i (t_req), .rsp_o (t_rsp),
+    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
+    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
+    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid,
+    .m_axi_rready);
+
+`undef RADIX_L2_CONN
+
   // ---------------------------------------------------------------- outputs
   assign busy_o           = (state_q != S_HDR);
   assign init_done_o      = (state_q != S_INIT) && (state_q != S_INIT_WAIT);
   assign last_error_o     = last_error_q;
+  assign error_o          = error_q && adv;   // a frozen cycle repeats no pulse
   assign evictable_o      = evictable_q;
   assign protected_o      = protected_q;
   assign total_o          = total_q;
@@ -1867,20 +2122,22 @@ module radix_core #(
 `ifdef COMMON_ASSERT_ON
   // Invariants the design relies on; compiled into every simulation.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
-      // The edge length the walker took from the index is the node's own.
-      if (eq_push && (!r_valid || r_len != nr_len_q))
-        $fatal(1, "radix_core: index entry length %0d != node %0d length %0d",
-               nr_len_q, nr_child_q, r_len);
-      if (eq_cnt_q > 3'(EqDepth)) $fatal(1, "radix_core: edge queue overflow");
-      // The streamer runs out of queued edges only where the walker found no child.
-      if (state_q == S_W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
-        $fatal(1, "radix_core: walk ran out of edges without a missing child");
-      if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
-      if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
-      if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
-        $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
+    if (adv || !rst_ni) begin
+      if (rst_ni) begin
+        if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
+        // The edge length the walker took from the index is the node's own.
+        if (eq_push && (!r_valid || r_len != nr_len_q))
+          $fatal(1, "radix_core: index entry length %0d != node %0d length %0d",
+                 nr_len_q, nr_child_q, r_len);
+        if (eq_cnt_q > 3'(EqDepth)) $fatal(1, "radix_core: edge queue overflow");
+        // The streamer runs out of queued edges only where the walker found no child.
+        if (state_q == S_W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
+          $fatal(1, "radix_core: walk ran out of edges without a missing child");
+        if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
+        if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
+        if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
+          $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
+      end
     end
   end
 `endif

@@ -20,7 +20,8 @@ module radix_csr #(
   parameter int NumNs    = 16,
   parameter int HashBuckets = 256,
   parameter int HashWays    = 4,
-  parameter int StashDepth  = 4
+  parameter int StashDepth  = 4,
+  parameter bit L2          = 1'b0
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -70,6 +71,17 @@ module radix_csr #(
   input  wire logic [31:0]      stash_free_i,
   input  wire logic [31:0]      free_lines_i,
   input  wire logic [31:0]      evict_skips_i,
+  // L2 tier
+  output logic                  l2_flush_o,     // pulse: L2_CTRL.FLUSH written 1
+  input  wire logic             l2_flushing_i,
+  input  wire logic             l2_fault_i,
+  input  wire logic [1:0]       l2_fault_kind_i,
+  input  wire logic [31:0]      l2_hits_i,
+  input  wire logic [31:0]      l2_misses_i,
+  input  wire logic [31:0]      l2_writebacks_i,
+  input  wire logic [31:0]      l2_rd_beats_i,
+  input  wire logic [31:0]      l2_wr_beats_i,
+  input  wire logic [31:0]      l2_stall_i,
 
   // Level interrupt: an error was seen and the interrupt is enabled.
   output logic                  irq_o
@@ -96,7 +108,9 @@ module radix_csr #(
       s_axil_bresp_o  <= RESP_OKAY;
       irq_en_q        <= 1'b0;
       irq_pend_q      <= 1'b0;
+      l2_flush_o      <= 1'b0;
     end else begin
+      l2_flush_o <= 1'b0;
       if (s_axil_bvalid_o && s_axil_bready_i) s_axil_bvalid_o <= 1'b0;
       // A new error sets the pending bit even in the cycle software clears it.
       if (wr_take && 32'(wr_word) == 32'(radix_pkg::CSR_IRQ_STATUS) && s_axil_wstrb_i[0] &&
@@ -110,6 +124,8 @@ module radix_csr #(
         s_axil_bresp_o  <= RESP_OKAY;
         if (32'(wr_word) == 32'(radix_pkg::CSR_CTRL)) begin
           if (s_axil_wstrb_i[0]) irq_en_q <= s_axil_wdata_i[0];
+        end else if (32'(wr_word) == 32'(radix_pkg::CSR_L2_CTRL)) begin
+          l2_flush_o <= s_axil_wstrb_i[0] && s_axil_wdata_i[0];
         end else if (32'(wr_word) != 32'(radix_pkg::CSR_IRQ_STATUS)) begin
           s_axil_bresp_o <= RESP_SLVERR;   // read-only or unmapped
         end
@@ -160,6 +176,15 @@ module radix_csr #(
       radix_pkg::CSR_STASH_FREE:     rd_value = stash_free_i;
       radix_pkg::CSR_FREE_LINES:     rd_value = free_lines_i;
       radix_pkg::CSR_EVICT_SKIPS:    rd_value = evict_skips_i;
+      radix_pkg::CSR_L2_CTRL:        rd_value = 32'h0;
+      radix_pkg::CSR_L2_STATUS:      rd_value = {27'h0, L2, l2_fault_kind_i, l2_fault_i,
+                                                 l2_flushing_i};
+      radix_pkg::CSR_L2_HITS:        rd_value = l2_hits_i;
+      radix_pkg::CSR_L2_MISSES:      rd_value = l2_misses_i;
+      radix_pkg::CSR_L2_WRITEBACKS:  rd_value = l2_writebacks_i;
+      radix_pkg::CSR_L2_RD_BEATS:    rd_value = l2_rd_beats_i;
+      radix_pkg::CSR_L2_WR_BEATS:    rd_value = l2_wr_beats_i;
+      radix_pkg::CSR_L2_STALL_CYCLES: rd_value = l2_stall_i;
       default: begin
         rd_value  = 32'h0;
         rd_mapped = 1'b0;

@@ -14,6 +14,11 @@
 `include "common_macros.svh"
 
 module radix_free_stack #(
+  // The table in DDR behind an L1 cache (radix_table): on/off, geometry, timeout.
+  parameter bit L2            = 1'b0,
+  parameter int Sets          = 64,
+  parameter int Ways          = 2,
+  parameter int TimeoutCycles = 4096,
   // Entries, >= 2.
   parameter int Depth       = 1024,
   // Lowest free index: 1 for node slots (slot 0 is the root), 0 for lines.
@@ -27,6 +32,19 @@ module radix_free_stack #(
 ) (
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
+
+  // L2 tier of the table (radix_table); idle when L2 = 0.
+  input  wire logic                           adv_i,
+  input  wire logic [63:0]                    base_i,
+  input  wire logic                           flush_i,
+  input  wire logic                           clear_i,
+  output logic                                stall_o,
+  output logic                                flush_done_o,
+  output logic                                fault_o,
+  output logic      [1:0]                     fault_kind_o,
+  output logic [radix_pkg::L1_NCNT*32-1:0]    cnt_o,
+  output logic [radix_pkg::L1_REQ_W-1:0]      axi_req_o,
+  input  wire logic [radix_pkg::L1_RSP_W-1:0] axi_rsp_i,
 
   input  wire logic            init_i,       // start a refill (ignores other requests)
   output logic                 ready_o,      // refill finished
@@ -71,13 +89,20 @@ module radix_free_stack #(
     end
   end
 
-  common_ram_sdp #(
+  radix_table #(
     .Width       (IdxW),
     .Depth       (Depth),
     .RamStyle    (RamStyle),
-    .ReadLatency (ReadLatency)
+    .ReadLatency (ReadLatency),
+    .L2          (L2),
+    .Sets        (Sets),
+    .Ways        (Ways),
+    .TimeoutCycles (TimeoutCycles)
   ) u_ram (
     .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .adv_i, .base_i, .flush_i, .clear_i, .stall_o, .flush_done_o, .fault_o, .fault_kind_o,
+    .cnt_o, .axi_req_o, .axi_rsp_i,
     .we_i    (we),
     .waddr_i (waddr),
     .wdata_i (wdata),
@@ -87,27 +112,29 @@ module radix_free_stack #(
   );
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      count_q   <= '0;
-      fill_q    <= '0;
-      filling_q <= 1'b0;
-      rd_pipe_q <= '0;
-    end else begin
-      rd_pipe_q <= ReadLatency'({rd_pipe_q, re});
-      if (init_i) begin
-        filling_q <= 1'b1;
-        fill_q    <= '0;
+    if (adv_i || !rst_ni) begin
+      if (!rst_ni) begin
         count_q   <= '0;
-      end else if (filling_q) begin
-        fill_q <= fill_q + 1'b1;
-        if (fill_q + 1'b1 == FULL) begin
-          filling_q <= 1'b0;
-          count_q   <= FULL;
+        fill_q    <= '0;
+        filling_q <= 1'b0;
+        rd_pipe_q <= '0;
+      end else begin
+        rd_pipe_q <= ReadLatency'({rd_pipe_q, re});
+        if (init_i) begin
+          filling_q <= 1'b1;
+          fill_q    <= '0;
+          count_q   <= '0;
+        end else if (filling_q) begin
+          fill_q <= fill_q + 1'b1;
+          if (fill_q + 1'b1 == FULL) begin
+            filling_q <= 1'b0;
+            count_q   <= FULL;
+          end
+        end else if (pop_i) begin
+          count_q <= count_q - 1'b1;
+        end else if (push_i) begin
+          count_q <= count_q + 1'b1;
         end
-      end else if (pop_i) begin
-        count_q <= count_q - 1'b1;
-      end else if (push_i) begin
-        count_q <= count_q + 1'b1;
       end
     end
   end
@@ -118,10 +145,12 @@ module radix_free_stack #(
 
 `ifdef COMMON_ASSERT_ON
   always_ff @(posedge clk_i) begin
-    if (rst_ni && !filling_q && !init_i) begin
-      if ((pop_i || peek_i) && count_q == '0) $fatal(1, "radix_free_stack: pop of an empty stack");
-      if (push_i && count_q == FULL) $fatal(1, "radix_free_stack: push onto a full stack");
-      if (int'(pop_i) + int'(push_i) + int'(peek_i) > 1) $fatal(1, "radix_free_stack: two requests");
+    if (adv_i || !rst_ni) begin
+      if (rst_ni && !filling_q && !init_i) begin
+        if ((pop_i || peek_i) && count_q == '0) $fatal(1, "radix_free_stack: pop of an empty stack");
+        if (push_i && count_q == FULL) $fatal(1, "radix_free_stack: push onto a full stack");
+        if (int'(pop_i) + int'(push_i) + int'(peek_i) > 1) $fatal(1, "radix_free_stack: two requests");
+      end
     end
   end
 `endif

@@ -18,7 +18,13 @@ module radix_top #(
   parameter int HashWays    = 4,
   parameter int StashDepth  = 4,
   parameter int RamLat      = 2,
-  parameter int AddrW       = 8
+  parameter int AddrW       = 8,
+  // L2 tier (radix_core): tables in DDR behind L1 caches, through m_axi.
+  parameter bit L2          = 1'b0,
+  parameter int L1Lines     = 512,
+  parameter int L1Ways      = 2,
+  parameter int L2Timeout   = 4096,
+  parameter int L2IdW       = radix_pkg::L1_IDW + 4   // derived, do not override
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -54,7 +60,40 @@ module radix_top #(
   output logic                  s_axil_rvalid,
   input  wire logic             s_axil_rready,
 
-  output logic                  irq
+  output logic                  irq,
+
+  // L2 region in DDR: its byte address (4 KiB aligned, static while running) and
+  // the AXI4 master that reaches it. Idle in the on-chip build (L2 = 0).
+  input  wire logic [63:0]      l2_base,
+  output logic [L2IdW-1:0]      m_axi_awid,
+  output logic [63:0]           m_axi_awaddr,
+  output logic [7:0]            m_axi_awlen,
+  output logic [2:0]            m_axi_awsize,
+  output logic [1:0]            m_axi_awburst,
+  output logic                  m_axi_awvalid,
+  input  wire logic             m_axi_awready,
+  output logic [511:0]          m_axi_wdata,
+  output logic [63:0]           m_axi_wstrb,
+  output logic                  m_axi_wlast,
+  output logic                  m_axi_wvalid,
+  input  wire logic             m_axi_wready,
+  input  wire logic [L2IdW-1:0] m_axi_bid,
+  input  wire logic [1:0]       m_axi_bresp,
+  input  wire logic             m_axi_bvalid,
+  output logic                  m_axi_bready,
+  output logic [L2IdW-1:0]      m_axi_arid,
+  output logic [63:0]           m_axi_araddr,
+  output logic [7:0]            m_axi_arlen,
+  output logic [2:0]            m_axi_arsize,
+  output logic [1:0]            m_axi_arburst,
+  output logic                  m_axi_arvalid,
+  input  wire logic             m_axi_arready,
+  input  wire logic [L2IdW-1:0] m_axi_rid,
+  input  wire logic [511:0]     m_axi_rdata,
+  input  wire logic [1:0]       m_axi_rresp,
+  input  wire logic             m_axi_rlast,
+  input  wire logic             m_axi_rvalid,
+  output logic                  m_axi_rready
 );
 
   logic        busy, init_done, error;
@@ -62,6 +101,10 @@ module radix_top #(
   logic [31:0] evictable, protected_sz, total_sz, free_nodes, free_slots, lookups, queried, hit;
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
   logic [31:0] walk_cycles, walk_nodes, index_used, stash_free, free_lines, evict_skips;
+
+  logic        l2_flush, l2_flush_done, l2_flushing, l2_fault;
+  logic [1:0]  l2_fault_kind;
+  logic [31:0] l2_hits, l2_misses, l2_writebacks, l2_rd_beats, l2_wr_beats, l2_stall;
 
   radix_core #(
     .NodeCap  (NodeCap),
@@ -73,7 +116,11 @@ module radix_top #(
     .HashBuckets (HashBuckets),
     .HashWays    (HashWays),
     .StashDepth  (StashDepth),
-    .RamLat      (RamLat)
+    .RamLat      (RamLat),
+    .L2          (L2),
+    .L1Lines     (L1Lines),
+    .L1Ways      (L1Ways),
+    .L2Timeout   (L2Timeout)
   ) u_core (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -109,8 +156,29 @@ module radix_top #(
     .index_used_o     (index_used),
     .stash_free_o     (stash_free),
     .free_lines_o     (free_lines),
-    .evict_skips_o    (evict_skips)
+    .evict_skips_o    (evict_skips),
+    .l2_base_i        (l2_base),
+    .l2_flush_i       (l2_flush),
+    .l2_clear_i       (1'b0),
+    .l2_flush_done_o  (l2_flush_done),
+    .l2_flushing_o    (l2_flushing),
+    .l2_fault_o       (l2_fault),
+    .l2_fault_kind_o  (l2_fault_kind),
+    .l2_hits_o        (l2_hits),
+    .l2_misses_o      (l2_misses),
+    .l2_writebacks_o  (l2_writebacks),
+    .l2_rd_beats_o    (l2_rd_beats),
+    .l2_wr_beats_o    (l2_wr_beats),
+    .l2_stall_o       (l2_stall),
+    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
+    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
+    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid,
+    .m_axi_rready
   );
+  logic        unused_l2;
+  assign unused_l2 = l2_flush_done;   // L2_STATUS.FLUSHING carries it
 
   radix_csr #(
     .AddrW    (AddrW),
@@ -121,7 +189,8 @@ module radix_top #(
     .NumNs    (NumNs),
     .HashBuckets (HashBuckets),
     .HashWays    (HashWays),
-    .StashDepth  (StashDepth)
+    .StashDepth  (StashDepth),
+    .L2          (L2)
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -167,6 +236,16 @@ module radix_top #(
     .stash_free_i     (stash_free),
     .free_lines_i     (free_lines),
     .evict_skips_i    (evict_skips),
+    .l2_flush_o       (l2_flush),
+    .l2_flushing_i    (l2_flushing),
+    .l2_fault_i       (l2_fault),
+    .l2_fault_kind_i  (l2_fault_kind),
+    .l2_hits_i        (l2_hits),
+    .l2_misses_i      (l2_misses),
+    .l2_writebacks_i  (l2_writebacks),
+    .l2_rd_beats_i    (l2_rd_beats),
+    .l2_wr_beats_i    (l2_wr_beats),
+    .l2_stall_i       (l2_stall),
     .irq_o            (irq)
   );
 

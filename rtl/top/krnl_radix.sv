@@ -233,6 +233,17 @@ module krnl_radix #(
     .out_last_o  (rsp_last)
   );
 
+  logic [radix_pkg::L1_IDW+3:0] l2_awid, l2_arid;
+  logic [63:0]  l2_awaddr, l2_araddr, l2_wstrb;
+  logic [7:0]   l2_awlen, l2_arlen;
+  logic [2:0]   l2_awsize, l2_arsize;
+  logic [1:0]   l2_awburst, l2_arburst;
+  logic [511:0] l2_wdata;
+  logic         l2_awvalid, l2_wlast, l2_wvalid, l2_bready, l2_arvalid, l2_rready, unused_l2;
+  assign unused_l2 = ^{l2_awid, l2_arid, l2_awaddr, l2_araddr, l2_wstrb, l2_awlen, l2_arlen,
+                       l2_awsize, l2_arsize, l2_awburst, l2_arburst, l2_wdata, l2_awvalid,
+                       l2_wlast, l2_wvalid, l2_bready, l2_arvalid, l2_rready};
+
   radix_top #(
     .NodeCap     (NodeCap),
     .TokenCap    (TokenCap),
@@ -272,7 +283,39 @@ module krnl_radix #(
     .s_axil_rresp      (csr_rresp),
     .s_axil_rvalid     (csr_rvalid),
     .s_axil_rready     (1'b1),
-    .irq               (core_irq)
+    .irq               (core_irq),
+    // The kernel builds the on-chip core (L2 = 0): its L2 master is idle and tied
+    // off here. The L2 region's own m_axi port is still to come (docs/radix-protocol.md).
+    .l2_base           (64'h0),
+    .m_axi_awid        (l2_awid),
+    .m_axi_awaddr      (l2_awaddr),
+    .m_axi_awlen       (l2_awlen),
+    .m_axi_awsize      (l2_awsize),
+    .m_axi_awburst     (l2_awburst),
+    .m_axi_awvalid     (l2_awvalid),
+    .m_axi_awready     (1'b0),
+    .m_axi_wdata       (l2_wdata),
+    .m_axi_wstrb       (l2_wstrb),
+    .m_axi_wlast       (l2_wlast),
+    .m_axi_wvalid      (l2_wvalid),
+    .m_axi_wready      (1'b0),
+    .m_axi_bid         ('0),
+    .m_axi_bresp       (2'b00),
+    .m_axi_bvalid      (1'b0),
+    .m_axi_bready      (l2_bready),
+    .m_axi_arid        (l2_arid),
+    .m_axi_araddr      (l2_araddr),
+    .m_axi_arlen       (l2_arlen),
+    .m_axi_arsize      (l2_arsize),
+    .m_axi_arburst     (l2_arburst),
+    .m_axi_arvalid     (l2_arvalid),
+    .m_axi_arready     (1'b0),
+    .m_axi_rid         ('0),
+    .m_axi_rdata       (512'h0),
+    .m_axi_rresp       (2'b00),
+    .m_axi_rlast       (1'b0),
+    .m_axi_rvalid      (1'b0),
+    .m_axi_rready      (l2_rready)
   );
 
   top_axi_writer u_writer (

@@ -111,9 +111,36 @@ BLOCK = RegBlock('radix', 'radix_pkg', 64, (
     Register('EVICT_SKIPS', 33, (
         RegField('VALUE', 0, 32, 'RO', 0, ''),
     ), 'nodes the eviction walk passed over (locked or inner nodes)', counter=True),
+    Register('L2_CTRL', 34, (
+        RegField('FLUSH', 0, 1, 'W1S', 0, 'write 1: write every dirty L1 line back to DDR (done when L2_STATUS.FLUSHING drops)'),
+    ), 'L2 tier control'),
+    Register('L2_STATUS', 35, (
+        RegField('FLUSHING', 0, 1, 'RO', 0, 'a flush is in progress'),
+        RegField('FAULT', 1, 1, 'RO', 0, 'a DDR access failed (sticky until RESET)'),
+        RegField('FAULT_KIND', 2, 2, 'RO', 0, '1 read error, 2 write error, 3 timeout'),
+        RegField('L2', 4, 1, 'RO', 'L2', 'the build keeps its tables in DDR (parameter)'),
+    ), 'L2 tier status'),
+    Register('L2_HITS', 36, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'L1 accesses that hit, all tables (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('L2_MISSES', 37, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'L1 accesses that waited for DDR (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('L2_WRITEBACKS', 38, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'dirty L1 lines written back (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('L2_RD_BEATS', 39, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), '64-byte DDR read beats (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('L2_WR_BEATS', 40, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), '64-byte DDR write beats (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('L2_STALL_CYCLES', 41, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'cycles the core was frozen waiting for DDR (kept across RESET)', volatile='follows DDR latency', counter=True),
 ), sv_aliases=(), id_const='RADIX_ID')
 
 # Word index of every named register (arrays: their base in the aliases below).
 CSR: dict[str, int] = {r.name: r.index for r in BLOCK.registers if r.element is None}
-CSR_WORDS = 34
+CSR_WORDS = 42
 RADIX_ID = 0x52440002

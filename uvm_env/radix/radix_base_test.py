@@ -70,15 +70,37 @@ class RadixBaseTest(BaseTest):
         # random tests' many checkpoints decode the tree at every TREE_EVERY-th one.
         self.csr_checks += 1
         if when == "at the end" or self.csr_checks % env_int("TREE_EVERY", 4) == 0:
-            self.check_stored_tree(when)
+            await self.check_stored_tree(when)
+        if self.env.ddr is not None:
+            await self.check_l2_counters(when)
 
-    def check_stored_tree(self, when: str) -> None:
+    async def check_l2_counters(self, when: str) -> None:
+        """The L2 build's traffic CSRs agree with what the DDR model saw, and the run did
+        reach DDR: a test whose caches never missed would prove nothing about the tier."""
+        sb, ddr = self.env.scoreboard, self.env.ddr
+        names = ("L2_HITS", "L2_MISSES", "L2_WRITEBACKS", "L2_RD_BEATS", "L2_WR_BEATS",
+                 "L2_STALL_CYCLES")
+        l2 = {n: await self.env.read_csr(n) for n in names}
+        sb.compare(f"L2_RD_BEATS vs the DDR model's reads {when}", ddr.reads, l2["L2_RD_BEATS"])
+        sb.compare(f"L2_WR_BEATS vs the DDR model's writes {when}", ddr.writes,
+                   l2["L2_WR_BEATS"])
+        sb.compare(f"L2_WRITEBACKS vs L2_WR_BEATS {when}", l2["L2_WR_BEATS"],
+                   l2["L2_WRITEBACKS"])
+        sb.check(f"the L1 caches missed and waited {when}",
+                 l2["L2_MISSES"] > 0 and l2["L2_STALL_CYCLES"] > 0, str(l2))
+        self.figures["l2"] = {**l2, "flushes": self.env.flushes}
+        self.logger.info(f"L2: {l2}; {self.env.flushes} flushes checked from DDR")
+
+    async def check_stored_tree(self, when: str) -> None:
         """The tree the core stores, decoded from its memories, must be the model's: node
         by node (key, KV indices, lock, children, handle), the child index, the LRU
-        list and the free lists. Catches a wrong write that no response shows yet."""
+        list and the free lists. Catches a wrong write that no response shows yet.
+        The L2 build is flushed first and its tables are decoded from the DDR image,
+        so a wrong write-back is caught although the L1 would still answer right."""
         pred = self.env.scoreboard.pred
+        l2 = await self.env.flush_l2() if self.env.ddr is not None else None
         t0 = time.perf_counter()
-        diffs, n_nodes = check_image(self.dut, pred)
+        diffs, n_nodes = check_image(self.dut, pred, l2)
         self.env.scoreboard.check(f"stored tree equals the model {when}", not diffs,
                                   "; ".join(diffs[:12]) + (" ..." if len(diffs) > 12 else ""))
         self.logger.info(f"stored tree {when}: {n_nodes} nodes decoded, "

@@ -15,8 +15,12 @@ from cocotbext.axi import (
 )
 from pyuvm import ConfigDB, uvm_env, uvm_sequencer
 
+from uvm_env.common.axi_ddr import DdrModel
 from uvm_env.common.axis_bus import lane_bits
 from uvm_env.common.pause import random_pause
+from uvm_env.radix.image_check import L2Source
+from uvm_env.radix.l1_env import ddr_latency
+from uvm_env.radix.l2_layout import L2Layout
 from uvm_env.radix.protocol import CSR
 from uvm_env.radix.radix_driver import RadixDriver
 from uvm_env.radix.radix_predictor import RadixParams
@@ -30,6 +34,7 @@ class RadixEnv(uvm_env):
     dut: object
     clock: object
     reset: object
+    flushes = 0     # L2 flushes completed (image checks from DDR)
 
     def build_phase(self) -> None:
         cfg = ConfigDB().get(self, "", "cfg")
@@ -71,6 +76,27 @@ class RadixEnv(uvm_env):
         self.driver.level_probe = dut.u_core.rsp_level
         self.scoreboard = RadixScoreboard("scoreboard", self)
         self.scoreboard.params = self.params
+        self.ddr = self._build_l2(cfg) if int(dut.L2.value) else None
+        if self.ddr is None:
+            for name in ("awready", "wready", "bvalid", "arready", "rvalid", "bid", "bresp",
+                         "rid", "rdata", "rresp", "rlast"):
+                getattr(dut, f"m_axi_{name}").value = 0
+            dut.l2_base.value = 0
+
+    def _build_l2(self, cfg: object) -> DdrModel:
+        """The L2 build: a DDR model behind m_axi, its region at a random 4 KiB page
+        above 0 and filled with random bytes, so a table read before the core wrote
+        it, or address arithmetic that forgets the base, shows as a mismatch."""
+        dut, rng = self.dut, cfg.child_rng("ddr")
+        self.layout = L2Layout.of_dut(dut)
+        self.l2_base = 4096 * rng.randrange(1, 16)
+        size = self.l2_base + self.layout.total + 4096
+        ddr = DdrModel(dut, "m_axi", self.clock, self.reset, size, rng,
+                       read_latency=ddr_latency(), p_pause=cfg.p_stall,
+                       hang_cycles=3 * int(dut.L2Timeout.value))
+        ddr.poke(self.l2_base, rng.randbytes(self.layout.total))
+        dut.l2_base.value = self.l2_base
+        return ddr
 
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
@@ -98,6 +124,18 @@ class RadixEnv(uvm_env):
                 return
             await ClockCycles(self.clock, poll_cycles)
         raise AssertionError(f"INIT_DONE never came in {limit} polls")
+
+    async def flush_l2(self, poll_cycles: int = 16, limit: int = 100_000) -> L2Source:
+        """L2_CTRL.FLUSH, then wait for L2_STATUS.FLUSHING to drop: every dirty L1 line
+        is in the DDR model. Returns where the tables are, for the image check."""
+        await self.csr.write_dword(4 * CSR["L2_CTRL"], 1)
+        for _ in range(limit):
+            status = await self.read_csr("L2_STATUS")
+            if not status & 1:
+                self.flushes += 1
+                return L2Source(self.ddr, self.l2_base, self.layout)
+            await ClockCycles(self.clock, poll_cycles)
+        raise AssertionError(f"L2 flush not done in {limit} polls")
 
     async def read_csr(self, name: str) -> int:
         return await self.csr.read_dword(4 * CSR[name])
