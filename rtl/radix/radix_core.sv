@@ -55,7 +55,7 @@ module radix_core #(
   // Response FIFO depth in beats, >= 4.
   parameter int RspDepth    = 16,
   // 1: the large tables live in DDR behind L1 caches (m_axi); 0: all on chip.
-  parameter bit L2          = 1'b0,
+  parameter int L2          = 0,
   // L1 cache of each L2 table: at most L1Lines lines of 64 bytes (a power of two; never
   // more than half the table), L1Ways-way set-associative (1, 2, 4 or 8).
   parameter int L1Lines     = 512,
@@ -178,8 +178,9 @@ module radix_core #(
 
   `COMMON_PARAM_CHECK(g_bad_node_cap, NodeCap >= 8 && NodeCap <= (1 << 20) &&
                       (NodeCap & (NodeCap - 1)) == 0, "radix_core: NodeCap")
+  `COMMON_PARAM_CHECK(g_bad_l2, L2 == 0 || L2 == 1, "radix_core: L2 is 0 or 1")
   `COMMON_PARAM_CHECK(g_bad_token_cap, TokenCap >= 64 &&
-                      TokenCap <= (L2 ? (1 << 28) : (1 << 24)) &&
+                      TokenCap <= ((L2 != 0) ? (1 << 28) : (1 << 24)) &&
                       (TokenCap & (TokenCap - 1)) == 0, "radix_core: TokenCap")
   `COMMON_PARAM_CHECK(g_bad_page, PageSize == 1 || PageSize == 2 || PageSize == 4 ||
                       PageSize == 8 || PageSize == 16, "radix_core: PageSize")
@@ -434,7 +435,7 @@ module radix_core #(
     lines_of_table = (longint'(depth) * entry_bytes(w) + 64'd63) / 64'd64;
   endfunction
   function automatic bit in_ddr(input int w, input int depth);
-    in_ddr = L2 && (lines_of_table(w, depth) >= longint'(4 * L1Ways));
+    in_ddr = (L2 != 0) && (lines_of_table(w, depth) >= longint'(4 * L1Ways));
   endfunction
   // Sets of a table's cache: L1Lines lines in all, but at most half the table.
   function automatic int l1_sets(input int w, input int depth);
@@ -2144,7 +2145,8 @@ module radix_core #(
 
   logic unused;
   assign unused = ^{rsp_full, rsp_empty, ix_done, e_valid, e_ns, pf_miss_q, nr_len_q, fl_valid, fn_valid, p_valid,
-                    c_nchild_q, c_stamp_q, ix_overflow, d_q, a_addr, lw_v_q, st_base_q};
+                    c_nchild_q, c_stamp_q, ix_overflow, d_q, a_addr, lw_v_q, st_base_q,
+                    l2_sum_q[32*radix_pkg::L1C_STALL +: 32]};   // the core counts its own frozen cycles
 endmodule
 
 `default_nettype wire

@@ -21,7 +21,7 @@ module radix_csr #(
   parameter int HashBuckets = 256,
   parameter int HashWays    = 4,
   parameter int StashDepth  = 4,
-  parameter bit L2          = 1'b0
+  parameter int L2          = 0
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -177,7 +177,7 @@ module radix_csr #(
       radix_pkg::CSR_FREE_LINES:     rd_value = free_lines_i;
       radix_pkg::CSR_EVICT_SKIPS:    rd_value = evict_skips_i;
       radix_pkg::CSR_L2_CTRL:        rd_value = 32'h0;
-      radix_pkg::CSR_L2_STATUS:      rd_value = {27'h0, L2, l2_fault_kind_i, l2_fault_i,
+      radix_pkg::CSR_L2_STATUS:      rd_value = {27'h0, L2 != 0, l2_fault_kind_i, l2_fault_i,
                                                  l2_flushing_i};
       radix_pkg::CSR_L2_HITS:        rd_value = l2_hits_i;
       radix_pkg::CSR_L2_MISSES:      rd_value = l2_misses_i;

