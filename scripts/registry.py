@@ -85,6 +85,9 @@ _RADIX_L2_PARAMS = {"NodeCap": 1024, "TokenCap": 16384, "MaxLen": 512, "HashBuck
                     "HashWays": 4, "StashDepth": 4, "L2": 1, "L1Lines": 32, "L1Ways": 2}
 # radix_random's small build with 4-line caches (2 sets x 2 ways): nearly every access misses.
 _RADIX_L2_SMALL_PARAMS = {**_RADIX_PARAMS, "L2": 1, "L1Lines": 4, "L1Ways": 2}
+# A DDR timeout short enough for a CI-sized run, long enough for nine caches queued
+# behind one another at the DDR model (which answers one read at a time).
+_RADIX_L2_FAULT_PARAMS = {**_RADIX_L2_SMALL_PARAMS, "L2Timeout": 2048}
 
 # 10,000 children of one node need 10,000 nodes, lines and index entries.
 _RADIX_FANOUT_PARAMS = {"NodeCap": 16384, "TokenCap": 262144, "MaxLen": 64,
@@ -271,6 +274,32 @@ TESTS: dict[str, SimTest] = {
             module="radix_l2",
             env={"N_OPS": "3000"},
             ci_env={"N_OPS": "300"},
+        ),
+        _entry(
+            "radix_l2_faults",
+            "RadixL2FaultsTest",
+            "L2 build: DDR error responses and hangs on reads and writes; MEMORY, RESET",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_L2_FAULT_PARAMS,
+            sims=SIMULATORS,
+            module="radix_l2",
+            env={"N_OPS": "200", "FAULT_ROUNDS": "2"},
+            ci_env={"N_OPS": "60", "FAULT_ROUNDS": "1"},
+        ),
+        _entry(
+            "radix_l2_flush",
+            "RadixL2FlushTest",
+            "L2 build: FLUSH at random moments under traffic; DDR image decoded at checkpoints",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_L2_SMALL_PARAMS,
+            sims=VERILATOR,
+            module="radix_l2",
+            env={"N_OPS": "1500", "CSR_EVERY": "32", "TREE_EVERY": "1"},
+            ci_env={"N_OPS": "200", "CSR_EVERY": "32", "TREE_EVERY": "1"},
         ),
         _entry(
             "radix_lookup",

@@ -44,6 +44,7 @@ class RadixStatus(IntEnum):
     HANDLE = 7
     NAMESPACE = 8
     OVERFLOW = 9
+    MEMORY = 10
 
 
 RADIX_OP_NAMES = {int(o): o.name for o in RadixOp}

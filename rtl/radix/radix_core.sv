@@ -250,11 +250,20 @@ module radix_core #(
     S_C_APPEND, S_C_RESULT,
     S_E_FIND, S_E_FIND_N, S_E_VICTIM, S_E_STREAM, S_E_UNLINK,
     S_L_START, S_L_CHECK, S_L_APPLY,
-    S_OUT, S_TRAIL, S_WAIT
+    S_OUT, S_TRAIL, S_WAIT, S_L2_CLEAR
   } state_e;
 
   state_e state_q, ret_q;
   logic   adv;   // the core advances this cycle (see "L2 tier")
+  // L2 faults: a cache that saw an error response or a timeout raises its sticky
+  // fault. A command working on the tables then is killed: the streamer, leaf
+  // writer, walker and output buffer drop what they hold, and the command ends
+  // with a MEMORY trailer (after any data beats it had already sent). Until a
+  // RESET command every other command is refused with MEMORY without touching the
+  // tables; that RESET clears the caches (dropping their lines, which may be
+  // stale) and re-initialises every table with generations restarting at 0, as
+  // at power-on, since the DDR image may have lost writes.
+  logic   kill, l2_fault, clr_req_q, working;
   logic [3:0] wait_q;
 
   // Command
@@ -763,7 +772,7 @@ module radix_core #(
 
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) begin
-      if (!rst_ni) begin
+      if (!rst_ni || kill) begin   // kill: see "L2 faults"
         st_active_q <= 1'b0;
         st_done_q   <= 1'b0;
         st_pre_q    <= 1'b0;
@@ -960,7 +969,7 @@ module radix_core #(
 
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) begin
-      if (!rst_ni) begin
+      if (!rst_ni || kill) begin   // kill: see "L2 faults"
         lw_active_q <= 1'b0;
         lw_v_q      <= '0;
       end else begin
@@ -1087,6 +1096,7 @@ module radix_core #(
       fl_init <= 1'b0; ix_init <= 1'b0; ix_valid <= 1'b0;
       st_start <= 1'b0; lw_start <= 1'b0; pf_go <= 1'b0; pf_clear <= 1'b0; pg_re <= 1'b0;
       error_q <= 1'b0; clk_inc_q <= 1'b0; clk_clr_q <= 1'b0; sz_v_q <= 1'b0;
+      clr_req_q <= 1'b0;
       // registered compares for EVICT (operands settle several cycles before use)
       got_nx_lt_q <= (got_nx_q < arg_q);
       p_leaf_q    <= (p_nchild == KidW'(1)) && (p_lock == '0);
@@ -1113,6 +1123,24 @@ module radix_core #(
         walk_cycles_q <= '0;
         walk_nodes_q <= '0;
         fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
+        pf_state_q <= PF_IDLE;
+        pf_cnt_q   <= '0;
+        pf_stop_q  <= 1'b0;
+        nr_v_q     <= '0;
+        eq_wr_q    <= '0;
+        eq_rd_q    <= '0;
+        eq_cnt_q   <= '0;
+        early_q    <= 1'b0;
+        ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
+        out_settle_q <= 1'b0;
+      end else if (kill) begin
+        // The command in progress ends here with MEMORY. The fault rises in the tick
+        // the failed read's (zero) data arrives, so nothing has used that data yet.
+        state_q    <= S_TRAIL;
+        status_q   <= radix_pkg::ST_MEMORY;
+        trail_a_q  <= '0;
+        trail_b_q  <= '0;
+        trail_c_q  <= '0;
         pf_state_q <= PF_IDLE;
         pf_cnt_q   <= '0;
         pf_stop_q  <= 1'b0;
@@ -1355,6 +1383,15 @@ module radix_core #(
                 state_q  <= h_last ? S_TRAIL : S_DRAIN;
               end
             endcase
+            // After an L2 fault only RESET runs; the rest is refused before any
+            // table is touched (a later assignment wins over the case above).
+            if (l2_fault && h_op != radix_pkg::OP_RESET) begin
+              status_q  <= radix_pkg::ST_MEMORY;
+              trail_a_q <= '0;
+              trail_b_q <= '0;
+              trail_c_q <= '0;
+              state_q   <= h_last ? S_TRAIL : S_DRAIN;
+            end
           end
 
           S_LOAD: if (cmd_fire) begin
@@ -1935,7 +1972,13 @@ module radix_core #(
               last_error_q <= status_q;
               error_q      <= 1'b1;
             end
-            if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
+            if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK && l2_fault) begin
+              // Clear the caches first; S_L2_CLEAR waits out the request.
+              clr_req_q <= 1'b1;
+              por_q     <= 1'b1;
+              wait_q    <= 4'd8;
+              state_q   <= S_L2_CLEAR;
+            end else if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
               init_q  <= '0;
               fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
               state_q <= S_INIT;
@@ -1947,6 +1990,17 @@ module radix_core #(
           S_WAIT: begin
             wait_q <= wait_q - 1'b1;
             if (wait_q == 4'd1) state_q <= ret_q;
+          end
+
+          // The clear request reaches every cache at the next tick and each stalls
+          // the core while it invalidates its lines, so the wait is in ticks only.
+          S_L2_CLEAR: begin
+            wait_q <= wait_q - 1'b1;
+            if (wait_q == 4'd1) begin
+              init_q  <= '0;
+              fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
+              state_q <= S_INIT;
+            end
           end
 
           default: state_q <= S_HDR;
@@ -1982,7 +2036,7 @@ module radix_core #(
 
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) begin
-      if (!rst_ni) begin
+      if (!rst_ni || kill) begin   // kill: see "L2 faults"
         ob_data_v_q   <= 1'b0;
         ob_inflight_q <= '0;
         ob_more_q     <= 1'b0;
@@ -2028,7 +2082,7 @@ module radix_core #(
     end else begin
       if (l2_flush_i) t_flush_q <= 1'b1;
       else if (adv) t_flush_q <= 1'b0;
-      if (l2_clear_i) t_clear_q <= 1'b1;
+      if (l2_clear_i || clr_req_q) t_clear_q <= 1'b1;
       else if (adv) t_clear_q <= 1'b0;
       if (!adv) l2_stall_q <= l2_stall_q + 1'b1;
       l2_done_q <= 1'b0;
@@ -2068,7 +2122,14 @@ module radix_core #(
 
   assign l2_flush_done_o = l2_done_q;
   assign l2_flushing_o   = t_flush_q || flushing_q;
-  assign l2_fault_o      = |t_fault;
+  assign l2_fault        = |t_fault;
+  assign l2_fault_o      = l2_fault;
+  assign kill            = l2_fault && working;
+  // States that read or write the tables for a command (not intake, refusals,
+  // the trailer, the init sweep or the cache clear).
+  assign working = (state_q != S_INIT) && (state_q != S_INIT_WAIT) && (state_q != S_HDR) &&
+                   (state_q != S_HDR_CHECK) && (state_q != S_LOAD) && (state_q != S_DRAIN) &&
+                   (state_q != S_TRAIL) && (state_q != S_L2_CLEAR);
   assign l2_fault_kind_o = l2_kind;
   assign l2_hits_o       = l2_sum_q[32*radix_pkg::L1C_HIT +: 32];
   assign l2_misses_o     = l2_sum_q[32*radix_pkg::L1C_MISS +: 32];
@@ -2123,8 +2184,10 @@ module radix_core #(
 `ifdef COMMON_ASSERT_ON
   // Invariants the design relies on; compiled into every simulation.
   always_ff @(posedge clk_i) begin
+    // After an L2 fault the tables' data is undefined until RESET: the invariants hold
+    // again once the caches are cleared.
     if (adv || !rst_ni) begin
-      if (rst_ni) begin
+      if (rst_ni && !l2_fault) begin
         if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
         // The edge length the walker took from the index is the node's own.
         if (eq_push && (!r_valid || r_len != nr_len_q))

@@ -7,7 +7,9 @@
 // k + ReadLatency however many frozen cycles lie between, and the data stays
 // until the next read's data replaces it. With adv_i tied high this is
 // common_ram_sdp, and synthesis removes the enables (BRAM/URAM output registers
-// have clock enables, so the pipeline still maps into them).
+// have clock enables, so the pipeline still maps into them). The array starts at
+// zero (InitZero), as FPGA RAM does: rows the core reads ahead of what a command
+// wrote then hold defined values, which matters where they reach DDR.
 `default_nettype none
 
 module radix_ram #(
@@ -31,7 +33,8 @@ module radix_ram #(
   logic [Width-1:0] rd;
 
   // One cycle of latency, and rd holds between reads: a frozen cycle issues none.
-  common_ram_sdp #(.Width(Width), .Depth(Depth), .RamStyle(RamStyle), .ReadLatency(1)) u_ram (
+  common_ram_sdp #(.Width(Width), .Depth(Depth), .RamStyle(RamStyle), .ReadLatency(1),
+                   .InitZero(1'b1)) u_ram (
     .clk_i (clk_i), .we_i (we_i && adv_i), .waddr_i (waddr_i), .wdata_i (wdata_i),
     .re_i (re_i && adv_i), .raddr_i (raddr_i), .rdata_o (rd));
 

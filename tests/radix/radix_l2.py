@@ -1,14 +1,28 @@
 # SPDX-License-Identifier: Apache-2.0
 """radix_l2_*: the radix tests on the L2 build, where the tables live in a DDR model
 behind small L1 caches, so most accesses miss and the core freezes for DDR. The
-scoreboard is the same serial model; the results must not change."""
+scoreboard is the same serial model; the results must not change.
+
+radix_l2_faults arms DDR faults (error responses and hangs, on reads and on writes)
+during traffic: the command the fault cuts short and every later one must answer
+MEMORY, L2_STATUS must hold the fault, and a RESET must bring back a working, empty
+tree. radix_l2_flush writes L2_CTRL.FLUSH at random moments under traffic and decodes
+the DDR image into a tree at every checkpoint."""
 
 from __future__ import annotations
 
+import cocotb
 import pyuvm
+from cocotb.triggers import ClockCycles
 
+from tests.radix.radix_csr import _One
 from tests.radix.radix_lookup import RadixLookupTest
 from tests.radix.radix_random import RadixRandomTest
+from uvm_env.common.config import env_int
+from uvm_env.radix.l2_coverage import FAULT_CASES, L2FaultCoverage
+from uvm_env.radix.protocol import CSR, OP_RESET
+from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.random_test import DEFAULT_MIX, RadixRandomBase
 
 
 @pyuvm.test()
@@ -19,3 +33,89 @@ class RadixL2LookupTest(RadixLookupTest):
 @pyuvm.test()
 class RadixL2RandomTest(RadixRandomTest):
     """radix_random with L1 caches of a few lines, so most accesses miss."""
+
+
+@pyuvm.test()
+class RadixL2FaultsTest(RadixRandomBase):
+    """Every fault case in turn, in a random order: traffic, the fault, refusals, RESET."""
+    mix = {**DEFAULT_MIX, "reset": 0}
+    fault_phase = False
+
+    async def snapshot(self, when: str) -> None:
+        # With a fault armed or raised the stored tree and the counters are void.
+        if not self.fault_phase:
+            await super().snapshot(when)
+
+    async def body(self) -> None:
+        env, rng = self.env, self.cfg.child_rng("faults")
+        sb, ddr = env.scoreboard, env.ddr
+        cov = L2FaultCoverage("radix.l2_fault")
+        ops = env_int("N_OPS", 200)
+        await env.wait_init_done()
+        await self.make_sequence("warm", ops).start(env.seqr)
+        cases = [c for c in FAULT_CASES for _ in range(env_int("FAULT_ROUNDS", 1))]
+        rng.shuffle(cases)
+        for i, case in enumerate(cases):
+            self.fault_phase = True
+            setattr(ddr, case, getattr(ddr, case) + 1)
+            before = ddr.injected
+            await self.make_sequence(f"fault{i}", ops // 2).start(env.seqr)
+            await env.drain()
+            if ddr.injected == before and case.endswith("writes"):
+                # No dirty line was evicted: a flush writes them all back.
+                await env.csr.write_dword(4 * CSR["L2_CTRL"], 1)
+                await ClockCycles(self.clock, 4 * int(self.dut.L2Timeout.value))
+                await self.make_sequence(f"after{i}", 8).start(env.seqr)
+                await env.drain()
+            fired = ddr.injected > before
+            sb.check(f"fault case {case} fired", fired, "the armed fault never met an access")
+            if not fired:
+                setattr(ddr, case, 0)
+                continue
+            status = await env.read_csr("L2_STATUS")
+            kind = status >> 2 & 3
+            sb.check(f"{case}: L2_STATUS.FAULT set", bool(status & 2), hex(status))
+            sb.check(f"{case}: L2_STATUS.FAULT_KIND {kind} fits the fault",
+                     kind in FAULT_CASES[case], f"{kind} not in {FAULT_CASES[case]}")
+            sb.check(f"{case}: the DUT answered MEMORY", sb.pred.faulted, "no MEMORY response")
+            cov.sample(case, kind, sb.pred.onset_op)
+            # Hung requests answer late; let them arrive before the caches are cleared.
+            await ClockCycles(self.clock, ddr.hang_cycles)
+            reset = RadixCmd(op=OP_RESET)
+            await _One(reset).start(env.seqr)
+            await reset.done.wait()
+            await env.wait_init_done()
+            status = await env.read_csr("L2_STATUS")
+            sb.check(f"{case}: RESET clears L2_STATUS.FAULT", not status & 2, hex(status))
+            await self.l2_baseline()
+            self.fault_phase = False
+            await self.make_sequence(f"recover{i}", ops // 2).start(env.seqr)
+        await env.drain()
+        await self.check_csrs()
+
+
+@pyuvm.test()
+class RadixL2FlushTest(RadixRandomBase):
+    """FLUSH at random moments under traffic; the DDR image decoded at every checkpoint."""
+
+    async def body(self) -> None:
+        env, rng = self.env, self.cfg.child_rng("flush")
+        done = False
+
+        async def flusher() -> int:
+            n = 0
+            while not done:
+                await ClockCycles(self.clock, rng.randint(50, 3000))
+                await env.csr.write_dword(4 * CSR["L2_CTRL"], 1)
+                n += 1
+            return n
+
+        task = cocotb.start_soon(flusher())
+        await env.wait_init_done()
+        await self.make_sequence().start(env.seqr)
+        await env.drain()
+        done = True
+        racing = await task
+        self.figures["racing_flushes"] = racing
+        env.scoreboard.check("flushes raced the traffic", racing > 0, "none")
+        await self.check_csrs()

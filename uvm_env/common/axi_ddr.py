@@ -35,6 +35,7 @@ class DdrModel:
         # Armed faults: how many of the next reads / writes fail or hang.
         self.fail_reads = self.fail_writes = self.hang_reads = self.hang_writes = 0
         self.reads = self.writes = 0
+        self.injected = 0    # armed faults that have fired (an error answered or a hang begun)
         self.ram.read_if._read = self._read
         self.ram.write_if._write = self._write
         if p_pause:
@@ -56,11 +57,13 @@ class DdrModel:
         lo, hi = self.read_latency
         if self.hang_reads:
             self.hang_reads -= 1
+            self.injected += 1
             await ClockCycles(self.clock, self.hang_cycles)
         else:
             await ClockCycles(self.clock, self.rng.randint(lo, hi))
         if self.fail_reads:
             self.fail_reads -= 1
+            self.injected += 1
             raise InjectedError(f"read {address:#x}")
         return bytes(self.ram.read(address, length))
 
@@ -69,9 +72,11 @@ class DdrModel:
         if self.hang_writes:
             # The write is lost: a master that gave up on it must not count on it.
             self.hang_writes -= 1
+            self.injected += 1
             await ClockCycles(self.clock, self.hang_cycles)
             raise InjectedError(f"write {address:#x} timed out")
         if self.fail_writes:
             self.fail_writes -= 1
+            self.injected += 1
             raise InjectedError(f"write {address:#x}")
         self.ram.write(address, data)

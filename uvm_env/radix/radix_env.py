@@ -102,6 +102,7 @@ class RadixEnv(uvm_env):
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
         self.driver.ap.connect(self.scoreboard.analysis_export)
         self.scoreboard.driver = self.driver
+        self.scoreboard.ddr = self.ddr
 
     def abort_for_reset(self) -> None:
         """rst_ni is low: drop what is in flight (RadixDriver.abort)."""

@@ -28,6 +28,7 @@ from uvm_env.radix.protocol import (
     ST_HANDLE,
     ST_KVCOUNT,
     ST_LENGTH,
+    ST_MEMORY,
     ST_NAMESPACE,
     ST_OK,
     ST_OPCODE,
@@ -90,6 +91,34 @@ class RadixPredictor:
         self.unknown_frees = 0                  # frees of nodes whose handle was never seen
         self.oracle_checks = 0
         self.oracle_disagreements: list[str] = []
+        self.faulted = False    # the L2 tier failed: only RESET runs until it comes
+        self.onset_op: int | None = None   # the command the latest fault cut short
+        self.faults = 0         # fault onsets seen
+
+    # ---- L2 faults (docs/radix-protocol.md, "L2 faults")
+    def fault_onset(self, cmd: RadixCmd) -> Prediction:
+        """The DUT answered MEMORY while the model saw no fault: the L2 tier failed
+        during or before this command (when, only the DUT knows; the bench checks
+        that a fault was injected). The command is refused: its data beats, if any,
+        are undefined, the model is not touched, and it counts as a refusal."""
+        self.commands += 1
+        self.faulted = True
+        self.faults += 1
+        self.onset_op = cmd.op
+        return self._refuse(cmd, ST_MEMORY)
+
+    def _refuse(self, cmd: RadixCmd, status: int) -> Prediction:
+        self.errors += 1
+        self.last_error = status
+        return Prediction(RadixRsp(cmd.op & 0xFF, status, 0, 0, 0))
+
+    def _reset_after_fault(self) -> None:
+        """RESET after a fault re-initialises the tables with generations from 0, as
+        at power-on: handles from before are forgotten, counters other than ERRORS,
+        BUSY_CYCLES and LAST_ERROR clear as for any RESET."""
+        keep = (self.errors, self.commands, self.last_error, self.faults)
+        self.power_on()
+        self.errors, self.commands, self.last_error, self.faults = keep
 
     # ---- capacities the hardware has and the model does not
     def free_nodes(self) -> int:
@@ -102,11 +131,14 @@ class RadixPredictor:
     # ---- the prediction
     def predict(self, cmd: RadixCmd) -> Prediction:
         self.commands += 1
+        if self.faulted and cmd.op != OP_RESET:
+            return self._refuse(cmd, ST_MEMORY)
         status = self._refusal(cmd)
         if status != ST_OK:
-            self.errors += 1
-            self.last_error = status
-            return Prediction(RadixRsp(cmd.op & 0xFF, status, 0, 0, 0))
+            return self._refuse(cmd, status)
+        if self.faulted:
+            self._reset_after_fault()
+            return Prediction(RadixRsp(cmd.op, ST_OK, 0, 0, 0))
         m = self.model
         split_at = None
         if cmd.op in (OP_MATCH, OP_INSERT):

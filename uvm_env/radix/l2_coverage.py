@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Coverage of the L2 build's fault handling: which fault, the kind the DUT reported,
+and the command it cut short (radix_l2_faults samples it once per fault)."""
+
+from __future__ import annotations
+
+from cocotb_coverage.coverage import CoverCross, CoverPoint
+
+from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_MATCH
+
+#: DdrModel arm counter -> the L2_STATUS.FAULT_KIND values it may raise: an error
+#: response is a read (1) or write (2) error; a hang is seen as a timeout (3), and a
+#: hung read holds up the reads queued behind it, which time out as well.
+FAULT_CASES: dict[str, tuple[int, ...]] = {
+    "fail_reads": (1,),
+    "fail_writes": (2,),
+    "hang_reads": (3,),
+    "hang_writes": (3,),
+}
+KINDS = {1: "read error", 2: "write error", 3: "timeout"}
+OP_CLASSES = ("match", "insert", "evict", "other")
+
+
+def op_class(op: int | None) -> str:
+    return {OP_MATCH: "match", OP_INSERT: "insert", OP_EVICT: "evict"}.get(op, "other")
+
+
+class L2FaultCoverage:
+    def __init__(self, prefix: str) -> None:
+        @CoverPoint(f"{prefix}.case", xf=lambda case, kind, op: case, bins=list(FAULT_CASES))
+        @CoverPoint(f"{prefix}.kind", xf=lambda case, kind, op: KINDS.get(kind, "none"),
+                    bins=list(KINDS.values()))
+        @CoverPoint(f"{prefix}.op", xf=lambda case, kind, op: op_class(op), bins=OP_CLASSES)
+        @CoverCross(f"{prefix}.kind_x_op", items=[f"{prefix}.kind", f"{prefix}.op"])
+        def sample(case: str, kind: int, op: int | None) -> None:
+            pass
+
+        self.sample = sample
