@@ -25,6 +25,7 @@ from .errors import (
     RadixError,
     RadixHandleError,
     RadixLockError,
+    RadixMemoryError,
     RadixRequestError,
     ResponseError,
 )
@@ -35,5 +36,6 @@ __version__ = "0.1.0"
 __all__ = ["DeviceError", "FsmDevice", "FsmError", "FsmGeometry", "FsmLoadError",
            "FsmSlotError", "FsmTokenError", "FsmViolationError", "KernelError",
            "RadixCapacityError", "RadixDevice", "RadixError", "RadixGeometry",
-           "RadixHandleError", "RadixLockError", "RadixRequestError", "ResponseError",
+           "RadixHandleError", "RadixLockError", "RadixMemoryError", "RadixRequestError",
+           "ResponseError",
            "SlotState"]

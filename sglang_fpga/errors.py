@@ -42,6 +42,11 @@ class RadixLockError(RadixError):
     """UNLOCK below zero or LOCK past the 16-bit count on some node of the path."""
 
 
+class RadixMemoryError(RadixError):
+    """The controller's DDR (L2) tier failed: every command but RESET is refused until a
+    RESET, after which the tree is empty and earlier handles are void."""
+
+
 class RadixRequestError(RadixError):
     """A malformed request: opcode, length, namespace, KV count or framing."""
 
@@ -71,7 +76,8 @@ class FsmRequestError(FsmError):
 
 
 _RADIX = {RadixStatus.CAPACITY: RadixCapacityError, RadixStatus.HANDLE: RadixHandleError,
-          RadixStatus.UNDERFLOW: RadixLockError, RadixStatus.OVERFLOW: RadixLockError}
+          RadixStatus.UNDERFLOW: RadixLockError, RadixStatus.OVERFLOW: RadixLockError,
+          RadixStatus.MEMORY: RadixMemoryError}
 _FSM = {FsmStatus.VIOLATED: FsmViolationError, FsmStatus.SLOT: FsmSlotError,
         FsmStatus.GRAMMAR: FsmSlotError, FsmStatus.TOKEN: FsmTokenError,
         FsmStatus.OPCODE: FsmRequestError}

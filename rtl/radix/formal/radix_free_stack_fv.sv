@@ -35,8 +35,16 @@ module radix_free_stack_fv #(
   logic [IdxW-1:0] pop_data;
   logic [IdxW:0]   count;
 
+  // The on-chip build, advancing every cycle: the L2 ports are tied off.
+  logic                               l2_stall, l2_done, l2_fault;
+  logic [1:0]                         l2_kind;
+  logic [radix_pkg::L1_NCNT*32-1:0]   l2_cnt;
+  logic [radix_pkg::L1_REQ_W-1:0]     l2_req;
   radix_free_stack #(.Depth(Depth), .First(First), .ReadLatency(ReadLatency)) u_dut (
-    .clk_i (clk_i), .rst_ni (rst_ni), .init_i (init_i), .ready_o (ready),
+    .clk_i (clk_i), .rst_ni (rst_ni), .adv_i (1'b1), .base_i (64'h0), .flush_i (1'b0),
+    .clear_i (1'b0), .stall_o (l2_stall), .flush_done_o (l2_done), .fault_o (l2_fault),
+    .fault_kind_o (l2_kind), .cnt_o (l2_cnt), .axi_req_o (l2_req), .axi_rsp_i ('0),
+    .init_i (init_i), .ready_o (ready),
     .pop_i (pop_i), .peek_i (peek_i), .pop_valid_o (pop_valid), .pop_data_o (pop_data),
     .push_i (push_i), .push_data_i (push_data_i), .count_o (count));
 
