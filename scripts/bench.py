@@ -14,6 +14,7 @@ from scripts import (
     bench_fsm_model,
     bench_fsm_peers,
     bench_fsm_rtl,
+    bench_radix_l2,
     bench_radix_model,
     bench_radix_rtl,
 )
@@ -28,6 +29,9 @@ def main() -> int:
     print("== radix controller RTL (simulated cycles) ==")
     results["radix_rtl"] = bench_radix_rtl.run()
     print(bench_radix_rtl.table(results["radix_rtl"]))
+    print("\n== radix controller, L2 build (tables in DDR, simulated cycles) ==")
+    results["radix_l2"] = bench_radix_l2.run()
+    print(bench_radix_l2.table(results["radix_l2"]))
     print("\n== token-FSM validator RTL (simulated cycles) ==")
     results["fsm_rtl"] = bench_fsm_rtl.run()
     venv_python = bench_fsm_peers.sglang_venv()   # xgrammar and SGLang run in it

@@ -75,6 +75,9 @@ _RADIX_BENCH_PARAMS = {"NodeCap": 4096, "TokenCap": 32768, "MaxLen": 1024, "Hash
 _L1_PARAMS = {"Width": 56, "Depth": 4096, "Sets": 16, "Ways": 2, "ReadLatency": 2}
 _L1_LINE_PARAMS = {"Width": 512, "Depth": 512, "Sets": 16, "Ways": 1, "ReadLatency": 3}
 _L1_STRESS_PARAMS = {"Width": 24, "Depth": 8192, "Sets": 4, "Ways": 8, "ReadLatency": 4}
+# With a 3-line prefetch buffer: sequential runs are served from it, scattered lines
+# restart its window, write-backs drop its stale lines.
+_L1_PF_PARAMS = {**_L1_PARAMS, "PrefetchDepth": 3, "IdW": 4}
 _L1_FAULT_PARAMS = {"Width": 56, "Depth": 1024, "Sets": 8, "Ways": 2, "ReadLatency": 2,
                     "TimeoutCycles": 256}
 
@@ -85,6 +88,9 @@ _RADIX_L2_PARAMS = {"NodeCap": 1024, "TokenCap": 16384, "MaxLen": 512, "HashBuck
                     "HashWays": 4, "StashDepth": 4, "L2": 1, "L1Lines": 32, "L1Ways": 2}
 # radix_random's small build with 4-line caches (2 sets x 2 ways): nearly every access misses.
 _RADIX_L2_SMALL_PARAMS = {**_RADIX_PARAMS, "L2": 1, "L1Lines": 4, "L1Ways": 2}
+# radix_bench's build in L2: each L1 holds 1/16 of its table (the node table's 2,048
+# lines -> 128), read latency fixed at 60 cycles (L1_DDR_LAT) for the bench.
+_RADIX_L2_BENCH_PARAMS = {**_RADIX_BENCH_PARAMS, "L2": 1, "L1Lines": 128, "L1Ways": 2}
 # A DDR timeout short enough for a CI-sized run, long enough for nine caches queued
 # behind one another at the DDR model (which answers one read at a time).
 _RADIX_L2_FAULT_PARAMS = {**_RADIX_L2_SMALL_PARAMS, "L2Timeout": 2048}
@@ -227,6 +233,19 @@ TESTS: dict[str, SimTest] = {
             module="l1_cache_random",
         ),
         _entry(
+            "l1_cache_random_prefetch",
+            "L1CacheRandomTest",
+            "radix_l1_cache with a 3-line prefetch buffer: every read against the flat table",
+            block="radix",
+            top="radix_l1_cache",
+            filelists=_RADIX_L1,
+            parameters=_L1_PF_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ITEMS": "4000"},
+            ci_env={"N_ITEMS": "1500"},
+            module="l1_cache_random",
+        ),
+        _entry(
             "l1_cache_random_stress",
             "L1CacheRandomTest",
             "Radix L1 cache, 8 ways of 3-byte entries, ReadLatency 4, DDR latency 1-150",
@@ -300,6 +319,20 @@ TESTS: dict[str, SimTest] = {
             module="radix_l2",
             env={"N_OPS": "1500", "CSR_EVERY": "32", "TREE_EVERY": "1"},
             ci_env={"N_OPS": "200", "CSR_EVERY": "32", "TREE_EVERY": "1"},
+        ),
+        _entry(
+            "radix_l2_bench",
+            "RadixL2BenchTest",
+            "L2 build: anchor MATCH cold and warm, ecommerce_qa replay, DDR at 60 cycles",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_L2_BENCH_PARAMS,
+            sims=VERILATOR,
+            module="radix_l2",
+            env={"N_REQUESTS": "16", "L1_DDR_LAT": "60,60"},
+            ci_env={"N_REQUESTS": "4", "L1_DDR_LAT": "60,60"},
+            in_ci=False,
         ),
         _entry(
             "radix_lookup",

@@ -62,6 +62,10 @@ module radix_core #(
   parameter int L1Ways      = 2,
   // Cycles a DDR request may take before the fault, >= 16.
   parameter int L2Timeout   = 4096,
+  // Next-line prefetch depth of the token-line caches (tokens, KV indices, links): on a
+  // miss of line m, lines m+1.. are read ahead, as an edge's lines are walked in order.
+  // 0 = off, up to 3.
+  parameter int L2Prefetch  = 2,
   // AXI ID width of m_axi; derived, do not override.
   parameter int L2IdW       = radix_pkg::L1_IDW + 4
 ) (
@@ -121,6 +125,8 @@ module radix_core #(
   output logic          [31:0]  l2_rd_beats_o,
   output logic          [31:0]  l2_wr_beats_o,
   output logic          [31:0]  l2_stall_o,       // cycles the core was frozen
+  output logic          [31:0]  l2_prefetches_o,  // prefetch reads issued
+  output logic          [31:0]  l2_pf_useful_o,   // misses a prefetched line served
 
   output logic [L2IdW-1:0]      m_axi_awid,
   output logic [63:0]           m_axi_awaddr,
@@ -194,6 +200,7 @@ module radix_core #(
                       (L1Ways == 1 || L1Ways == 2 || L1Ways == 4 || L1Ways == 8) &&
                       L1Lines >= 2 * L1Ways, "radix_core: L1Lines / L1Ways")
   `COMMON_PARAM_CHECK(g_bad_idw, L2IdW == radix_pkg::L1_IDW + 4, "radix_core: L2IdW is derived")
+  `COMMON_PARAM_CHECK(g_bad_pf, L2Prefetch >= 0 && L2Prefetch <= 3, "radix_core: L2Prefetch")
 
   // Node word: {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, valid}
   localparam int O_VALID  = 0;
@@ -526,17 +533,17 @@ module radix_core #(
             .re_i(pa_re), .raddr_i(pa_raddr), .rdata_o(pa_rdata));
   radix_table #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
                 .L2(in_ddr(512, LineCap)), .Sets(l1_sets(512, LineCap)), .Ways(L1Ways),
-                .TimeoutCycles(L2Timeout))
+                .TimeoutCycles(L2Timeout), .PrefetchDepth(L2Prefetch))
     u_ltok (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wtok),
             .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rtok), `RADIX_L2_CONN(T_LTOK));
   radix_table #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
                 .L2(in_ddr(512, LineCap)), .Sets(l1_sets(512, LineCap)), .Ways(L1Ways),
-                .TimeoutCycles(L2Timeout))
+                .TimeoutCycles(L2Timeout), .PrefetchDepth(L2Prefetch))
     u_lkv (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wkv),
            .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rkv), `RADIX_L2_CONN(T_LKV));
   radix_table #(.Width(2 * LineW), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
                 .L2(in_ddr(2 * LineW, LineCap)), .Sets(l1_sets(2 * LineW, LineCap)),
-                .Ways(L1Ways), .TimeoutCycles(L2Timeout))
+                .Ways(L1Ways), .TimeoutCycles(L2Timeout), .PrefetchDepth(L2Prefetch))
     u_llink (.clk_i(clk_i), .we_i(li_we), .waddr_i(li_waddr), .wdata_i(li_wlink),
              .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rlink), `RADIX_L2_CONN(T_LLINK));
 
@@ -2137,6 +2144,8 @@ module radix_core #(
   assign l2_rd_beats_o   = l2_sum_q[32*radix_pkg::L1C_RD_BEAT +: 32];
   assign l2_wr_beats_o   = l2_sum_q[32*radix_pkg::L1C_WR_BEAT +: 32];
   assign l2_stall_o      = l2_stall_q;
+  assign l2_prefetches_o = l2_sum_q[32*radix_pkg::L1C_PF +: 32];
+  assign l2_pf_useful_o  = l2_sum_q[32*radix_pkg::L1C_PF_USEFUL +: 32];
 
   radix_axi_arb #(.N(NT), .WqDepth(4)) u_arb (
     .clk_i, .rst_ni, .req_i (t_req), .rsp_o (t_rsp),

@@ -82,6 +82,8 @@ module radix_csr #(
   input  wire logic [31:0]      l2_rd_beats_i,
   input  wire logic [31:0]      l2_wr_beats_i,
   input  wire logic [31:0]      l2_stall_i,
+  input  wire logic [31:0]      l2_prefetches_i,
+  input  wire logic [31:0]      l2_pf_useful_i,
 
   // Level interrupt: an error was seen and the interrupt is enabled.
   output logic                  irq_o
@@ -185,6 +187,8 @@ module radix_csr #(
       radix_pkg::CSR_L2_RD_BEATS:    rd_value = l2_rd_beats_i;
       radix_pkg::CSR_L2_WR_BEATS:    rd_value = l2_wr_beats_i;
       radix_pkg::CSR_L2_STALL_CYCLES: rd_value = l2_stall_i;
+      radix_pkg::CSR_L2_PREFETCHES:  rd_value = l2_prefetches_i;
+      radix_pkg::CSR_L2_PF_USEFUL:   rd_value = l2_pf_useful_i;
       default: begin
         rd_value  = 32'h0;
         rd_mapped = 1'b0;

@@ -58,6 +58,9 @@ module radix_l1_cache #(
   parameter int IdW           = 2,
   // Cycles a DDR request may wait for its response before the fault, >= 16.
   parameter int TimeoutCycles = 4096,
+  // Next-line prefetch: on a miss of line m, lines m+1..m+PrefetchDepth are read into a
+  // prefetch buffer of as many lines (0 = off, up to 3); see "Prefetch" above.
+  parameter int PrefetchDepth = 0,
   // Address width; derived, do not override.
   parameter int AddrW         = $clog2(Depth)
 ) (
@@ -92,6 +95,8 @@ module radix_l1_cache #(
   output logic      [31:0]      cnt_rd_beat_o,  // DDR read beats
   output logic      [31:0]      cnt_wr_beat_o,  // DDR write beats
   output logic      [31:0]      cnt_stall_o,    // cycles stall_o was high
+  output logic      [31:0]      cnt_pf_o,       // prefetch reads issued
+  output logic      [31:0]      cnt_pf_useful_o,// misses served by a prefetched line
 
   // AXI4 master to the DDR region: one 64-byte beat per burst.
   output logic [IdW-1:0]        m_axi_awid,
@@ -149,6 +154,9 @@ module radix_l1_cache #(
   `COMMON_PARAM_CHECK(g_bad_lat, ReadLatency >= 2 && ReadLatency <= 4,
                       "radix_l1_cache: ReadLatency must be 2..4")
   `COMMON_PARAM_CHECK(g_bad_id, IdW >= 1 && IdW <= 8, "radix_l1_cache: IdW must be 1..8")
+  `COMMON_PARAM_CHECK(g_bad_pf, PrefetchDepth >= 0 && PrefetchDepth <= 3 &&
+                      (PrefetchDepth == 0 || IdW >= 3),
+                      "radix_l1_cache: PrefetchDepth 0..3, and IdW >= 3 to prefetch")
   `COMMON_PARAM_CHECK(g_bad_to, TimeoutCycles >= 16, "radix_l1_cache: TimeoutCycles >= 16")
 
   // ---------------------------------------------------------------- helpers
@@ -235,8 +243,19 @@ module radix_l1_cache #(
   logic [SlotW:0]   fl_q;             // FLUSH: next (way, set) slot
   logic             fault_q;
   logic [1:0]       fault_kind_q;
-  logic [IdW-1:0]   epoch_q;
+  // AXI ID = {tag, epoch}: tag 0 is the demand read (and every write), tag s+1 the
+  // prefetch buffer's slot s. Without prefetch the whole ID is the epoch.
+  localparam int TagIdW = (PrefetchDepth > 0) ? 2 : 0;
+  localparam int EpW    = IdW - TagIdW;
+  localparam int NPf    = (PrefetchDepth > 0) ? PrefetchDepth : 1;
+  localparam int PfW    = (NPf > 1) ? $clog2(NPf) : 1;
+  logic [EpW-1:0]   epoch_q;
   logic             ar_pend_q, r_wait_q, aw_pend_q, w_pend_q, b_wait_q;
+  // The AR channel's register: a demand read or a prefetch, held until arready.
+  logic             arv_q;
+  logic [63:0]      ara_q;
+  logic [1:0]       art_q;           // its tag
+  logic [1:0]       r_tag_q;         // the tag the demand waits for (0 or a pending slot)
   logic [63:0]      araddr_q, awaddr_q;
   logic [511:0]     fill_q;
   logic [ToW-1:0]   to_q;
@@ -423,13 +442,164 @@ module radix_l1_cache #(
     assign rdata_o = pipe_q[PipeW-1 -: Width];
   end
 
+  // ---------------------------------------------------------------- prefetch buffer
+  // A stream buffer of NPf lines beside the cache (PrefetchDepth > 0). A miss of line m
+  // that the buffer holds takes the line from it (at once if it has arrived, else when
+  // its read does) and the freed slot fetches the line after the window; a miss that
+  // the buffer does not hold restarts the window at m+1..m+PrefetchDepth. The buffer
+  // never answers a line the cache holds (the cache is looked up first), so its copy
+  // can be stale only while the cache holds the line dirty; the write-back of a line
+  // (eviction or flush) drops its slot, and a window never starts at the line being
+  // written back. A dropped slot whose read is in flight discards that response (same
+  // ID, so it comes first: AXI keeps one ID's responses in order).
+  logic [NPf-1:0]   pf_v_q, pf_p_q, pf_ar_q;   // data held; read wanted or in flight; AR to send
+  logic [LineW-1:0] pf_line_q [NPf];
+  logic [511:0]     pf_data_q [NPf];
+  logic [2:0]       pf_out_q  [NPf];          // reads in flight
+  logic [2:0]       pf_drop_q [NPf];          // of which dropped
+  logic [LineW:0]   pf_next_q;                // the line after the window
+  logic [NPf-1:0]   pf_hit_v, pf_hit_p, pf_rsp, pf_dem_rsp, pf_issue;
+  logic [1:0]       rid_tag;
+  logic [EpW-1:0]   rid_ep;
+  logic             pf_on;
+  assign pf_on   = PrefetchDepth > 0;
+  assign rid_tag = (TagIdW > 0) ? 2'(m_axi_rid >> EpW) : 2'd0;
+  assign rid_ep  = EpW'(m_axi_rid);
+
+  // Which slot a job's line is in (at most one: a window holds distinct lines).
+  function automatic logic [1:0] first_of(input logic [NPf-1:0] v);
+    first_of = '0;
+    for (int i = NPf - 1; i >= 0; i--) if (v[i]) first_of = 2'(i);
+  endfunction
+  for (genvar t = 0; t < NPf; t++) begin : g_pfm
+    assign pf_hit_v[t] = pf_on && pf_v_q[t] && pf_line_q[t] == job_line_q;
+    assign pf_hit_p[t] = pf_on && pf_p_q[t] && pf_line_q[t] == job_line_q;
+    // A response for slot t this cycle (this epoch); the demand's when it waits on t
+    // and no older, dropped read of t is still ahead of it.
+    assign pf_rsp[t]     = pf_on && m_axi_rvalid && rid_ep == epoch_q && rid_tag == 2'(t + 1) &&
+                           pf_out_q[t] != 3'd0;
+    assign pf_dem_rsp[t] = pf_rsp[t] && r_wait_q && r_tag_q == 2'(t + 1) &&
+                           pf_drop_q[t] == 3'd0;
+    assign pf_issue[t]   = (!arv_q || m_axi_arready) && !ar_pend_q && pf_ar_q[t] &&
+                           first_of(pf_ar_q) == 2'(t);
+  end
+  logic             pf_any_v, pf_any_p, pf_now, pf_use, pf_wait, pf_restart;
+  logic [1:0]       pf_hv_s, pf_hp_s, pf_use_s;
+  assign pf_any_v = |pf_hit_v;
+  assign pf_any_p = |pf_hit_p;
+  assign pf_hv_s  = first_of(pf_hit_v);
+  assign pf_hp_s  = first_of(pf_hit_p);
+  // A miss (in E_VRD) takes its line from a slot that holds it or whose read answers in
+  // this very cycle, waits for a slot whose read is on its way, or reads DDR and
+  // restarts the window (also when the slot's read answers with an error).
+  assign pf_now     = pf_any_p && pf_rsp[PfW'(pf_hp_s)] && pf_drop_q[PfW'(pf_hp_s)] == 3'd0;
+  assign pf_use     = pf_any_v || (pf_now && !m_axi_rresp[1]);
+  assign pf_use_s   = pf_any_v ? pf_hv_s : pf_hp_s;
+  assign pf_wait    = !pf_any_v && pf_any_p && !pf_now;
+  assign pf_restart = !pf_use && !pf_wait;
+
   // ---------------------------------------------------------------- engine
   logic r_ok, b_ok;   // an expected response of this epoch arrives this cycle
-  assign r_ok = m_axi_rvalid && r_wait_q && m_axi_rid == epoch_q;
-  assign b_ok = m_axi_bvalid && b_wait_q && m_axi_bid == epoch_q;
+  // The demand's response: tag 0, or the pending slot it waits on.
+  assign r_ok = (m_axi_rvalid && r_wait_q && r_tag_q == 2'd0 && rid_tag == 2'd0 &&
+                 rid_ep == epoch_q) || |pf_dem_rsp;
+  assign b_ok = m_axi_bvalid && b_wait_q && m_axi_bid == IdW'(epoch_q);
 
   logic [LineW-1:0] v_line;   // the victim's line index
   assign v_line = {j_tags[vway_q], jset};
+
+  // CLEAR ends once no request waits for a handshake and, unless the cache faulted
+  // (a hung read may never answer), every prefetch read has answered: then the DDR
+  // model's count of reads and the read beats agree after a clear.
+  logic pf_idle, clr_exit;
+  always_comb begin
+    pf_idle = 1'b1;
+    for (int t = 0; t < NPf; t++) if (pf_out_q[t] != 3'd0) pf_idle = 1'b0;
+  end
+  assign clr_exit = st_q == E_CLEAR && sweep_q >= (SetW + 1)'(Sets - 1) && !ar_pend_q &&
+                    !arv_q && !aw_pend_q && !w_pend_q && (pf_idle || fault_q);
+
+  // Prefetch slots (see "prefetch buffer").
+  logic             wb_now;        // a line is written back from this cycle: drop its slot
+  logic [LineW-1:0] wb_line;
+  assign wb_now  = (st_q == E_VRD && j_valid[vway_q] && j_dirty[vway_q]) || st_q == E_FL_RD;
+  assign wb_line = (st_q == E_FL_RD) ? {j_tags[fl_way], jset} : v_line;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pf_v_q    <= '0;
+      pf_p_q    <= '0;
+      pf_ar_q   <= '0;
+      pf_next_q <= '0;
+      for (int t = 0; t < NPf; t++) begin
+        pf_out_q[t]  <= '0;
+        pf_drop_q[t] <= '0;
+      end
+    end else begin
+      for (int t = 0; t < NPf; t++) begin
+        logic       in_flight, kill, alloc;
+        logic [2:0] out, drop;
+        logic [LineW:0] line;
+        out  = pf_out_q[t] + 3'(pf_issue[t]) - 3'(pf_rsp[t]);
+        drop = pf_drop_q[t] - 3'(pf_rsp[t] && pf_drop_q[t] != 3'd0);
+        // The slot's own read, issued (or issuing now) and not answered after this cycle.
+        in_flight = pf_p_q[t] && (!pf_ar_q[t] || pf_issue[t]) &&
+                    !(pf_rsp[t] && pf_drop_q[t] == 3'd0);
+        if (pf_issue[t]) pf_ar_q[t] <= 1'b0;
+        if (pf_rsp[t] && pf_drop_q[t] == 3'd0) begin
+          pf_p_q[t] <= 1'b0;
+          if (!pf_dem_rsp[t] && !m_axi_rresp[1] && st_q != E_CLEAR &&
+              !(st_q == E_VRD && pf_use && pf_use_s == 2'(t))) begin
+            pf_v_q[t]    <= 1'b1;
+            pf_data_q[t] <= m_axi_rdata;
+          end
+        end
+        // Drop the slot: a restarted window, a write-back of its line, a clear.
+        kill  = st_q == E_CLEAR ||
+                (st_q == E_VRD && pf_restart) ||
+                (wb_now && (pf_v_q[t] || pf_p_q[t]) && pf_line_q[t] == wb_line);
+        alloc = 1'b0;
+        line  = '0;
+        if (pf_on && st_q == E_VRD) begin
+          if (pf_restart && t < PrefetchDepth) begin
+            alloc = 1'b1;
+            line  = (LineW + 1)'(job_line_q) + (LineW + 1)'(t + 1);
+          end else if (pf_use && pf_use_s == 2'(t)) begin
+            alloc = 1'b1;
+            line  = pf_next_q;
+            pf_v_q[t] <= 1'b0;   // taken by the miss
+          end
+          // Past the table, or the victim being written back: no prefetch.
+          if (line[LineW] || (j_valid[vway_q] && j_dirty[vway_q] && line[LineW-1:0] == v_line))
+            alloc = 1'b0;
+        end
+        if (kill) begin
+          pf_v_q[t]  <= 1'b0;
+          pf_p_q[t]  <= 1'b0;
+          pf_ar_q[t] <= 1'b0;
+          if (in_flight) drop = drop + 3'd1;
+        end
+        if (alloc) begin
+          pf_p_q[t]    <= 1'b1;
+          pf_ar_q[t]   <= 1'b1;
+          pf_line_q[t] <= line[LineW-1:0];
+        end
+        if (clr_exit && fault_q) begin
+          // The epoch moves on: this epoch's late answers no longer match.
+          out  = '0;
+          drop = '0;
+        end
+        pf_out_q[t]  <= out;
+        pf_drop_q[t] <= drop;
+      end
+      if (pf_on && st_q == E_VRD) begin
+        if (pf_restart) begin
+          pf_next_q <= (LineW + 1)'(job_line_q) + (LineW + 1)'(PrefetchDepth + 1);
+        end else if (pf_use && !pf_next_q[LineW]) begin
+          pf_next_q <= pf_next_q + 1'b1;
+        end
+      end
+    end
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -449,6 +619,10 @@ module radix_l1_cache #(
       fault_kind_q <= '0;
       epoch_q      <= '0;
       ar_pend_q    <= 1'b0;
+      arv_q        <= 1'b0;
+      ara_q        <= '0;
+      art_q        <= '0;
+      r_tag_q      <= '0;
       r_wait_q     <= 1'b0;
       aw_pend_q    <= 1'b0;
       w_pend_q     <= 1'b0;
@@ -462,8 +636,22 @@ module radix_l1_cache #(
       patch_q      <= '0;
     end else begin
       flush_done_q <= 1'b0;
-      // Handshakes complete whatever the state: a valid, once raised, stays up.
-      if (m_axi_arvalid && m_axi_arready) ar_pend_q <= 1'b0;
+      // Handshakes complete whatever the state: a valid, once raised, stays up. The AR
+      // register takes the demand read first, then a prefetch.
+      if (!arv_q || m_axi_arready) begin
+        if (ar_pend_q) begin
+          arv_q     <= 1'b1;
+          ara_q     <= araddr_q;
+          art_q     <= 2'd0;
+          ar_pend_q <= 1'b0;
+        end else if (|pf_issue) begin
+          arv_q <= 1'b1;
+          ara_q <= base_i + {{(58 - LineW){1'b0}}, pf_line_q[PfW'(first_of(pf_ar_q))], 6'b0};
+          art_q <= 2'(first_of(pf_ar_q) + 2'd1);
+        end else begin
+          arv_q <= 1'b0;
+        end
+      end
       if (m_axi_awvalid && m_axi_awready) aw_pend_q <= 1'b0;
       if (m_axi_wvalid && m_axi_wready) w_pend_q <= 1'b0;
       if (r_ok) begin
@@ -479,7 +667,7 @@ module radix_l1_cache #(
             sweep_q <= sweep_q;
           end
           // The next epoch starts once no old request waits for a handshake.
-          if (sweep_q >= (SetW + 1)'(Sets - 1) && !ar_pend_q && !aw_pend_q && !w_pend_q) begin
+          if (clr_exit) begin
             st_q       <= E_IDLE;
             sweep_q    <= '0;
             fault_q    <= 1'b0;
@@ -541,9 +729,20 @@ module radix_l1_cache #(
 
         E_VRD: begin
           // b_q holds the victim line now; it stays there until the next port-B read.
+          // The line comes from the prefetch buffer if it holds it, else from DDR.
           araddr_q  <= base_i + {{(58 - LineW){1'b0}}, job_line_q, 6'b0};
-          ar_pend_q <= 1'b1;
-          r_wait_q  <= 1'b1;
+          r_tag_q   <= 2'd0;
+          if (pf_any_v) begin
+            fill_q <= pf_data_q[PfW'(pf_hv_s)];
+          end else if (pf_use) begin
+            fill_q <= m_axi_rdata;
+          end else if (pf_wait) begin
+            r_wait_q <= 1'b1;
+            r_tag_q  <= 2'(pf_hp_s + 2'd1);
+          end else begin
+            ar_pend_q <= 1'b1;
+            r_wait_q  <= 1'b1;
+          end
           if (j_valid[vway_q] && j_dirty[vway_q]) begin
             awaddr_q  <= base_i + {{(58 - LineW){1'b0}}, v_line, 6'b0};
             aw_pend_q <= 1'b1;
@@ -566,24 +765,24 @@ module radix_l1_cache #(
 
         E_WAIT: begin
           to_q <= to_q + 1'b1;
-          if (m_axi_rvalid && r_wait_q && m_axi_rid == epoch_q && m_axi_rresp[1]) begin
+          if (r_ok && m_axi_rresp[1]) begin
             fault_q      <= 1'b1;
             fault_kind_q <= 2'd1;
-          end else if (m_axi_bvalid && b_wait_q && m_axi_bid == epoch_q && m_axi_bresp[1]) begin
+          end else if (b_ok && m_axi_bresp[1]) begin
             fault_q      <= 1'b1;
             fault_kind_q <= 2'd2;
           end else if (to_q == ToW'(TimeoutCycles)) begin
             fault_q      <= 1'b1;
             fault_kind_q <= 2'd3;
-          end else if (!ar_pend_q && !aw_pend_q && !w_pend_q &&
+          end else if (!ar_pend_q && !(arv_q && art_q == 2'd0) && !aw_pend_q && !w_pend_q &&
                        !(r_wait_q && !r_ok) && !(b_wait_q && !b_ok)) begin
             st_q <= (job_q == J_FLUSH) ? E_FLUSH : E_FILL;
             if (job_q == J_FLUSH) begin
               fl_q <= fl_q + 1'b1;
             end
           end
-          if ((m_axi_rvalid && r_wait_q && m_axi_rid == epoch_q && m_axi_rresp[1]) ||
-              (m_axi_bvalid && b_wait_q && m_axi_bid == epoch_q && m_axi_bresp[1]) ||
+          if ((r_ok && m_axi_rresp[1]) ||
+              (b_ok && m_axi_bresp[1]) ||
               to_q == ToW'(TimeoutCycles)) begin
             // Give up: free the core, drop queued work, answer a waiting flush.
             st_q      <= E_IDLE;
@@ -696,14 +895,14 @@ module radix_l1_cache #(
   end
 
   // ---------------------------------------------------------------- AXI
-  assign m_axi_arid    = epoch_q;
-  assign m_axi_araddr  = araddr_q;
+  assign m_axi_arid    = IdW'({art_q, epoch_q});
+  assign m_axi_araddr  = ara_q;
   assign m_axi_arlen   = 8'd0;
   assign m_axi_arsize  = 3'd6;
   assign m_axi_arburst = 2'b01;
-  assign m_axi_arvalid = ar_pend_q;
+  assign m_axi_arvalid = arv_q;
   assign m_axi_rready  = 1'b1;
-  assign m_axi_awid    = epoch_q;
+  assign m_axi_awid    = IdW'(epoch_q);
   assign m_axi_awaddr  = awaddr_q;
   assign m_axi_awlen   = 8'd0;
   assign m_axi_awsize  = 3'd6;
@@ -720,7 +919,10 @@ module radix_l1_cache #(
   assign fault_kind_o = fault_kind_q;
 
   // ---------------------------------------------------------------- counters
-  logic [31:0] c_hit_q, c_miss_q, c_wb_q, c_rd_q, c_wr_q, c_stall_q;
+  logic [31:0] c_hit_q, c_miss_q, c_wb_q, c_rd_q, c_wr_q, c_stall_q, c_pf_q, c_pfu_q;
+  logic        rd_beat;   // a read beat of this epoch that a request waits for
+  assign rd_beat = (m_axi_rvalid && r_wait_q && r_tag_q == 2'd0 && rid_tag == 2'd0 &&
+                    rid_ep == epoch_q) || |pf_rsp;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       c_hit_q   <= '0;
@@ -729,7 +931,11 @@ module radix_l1_cache #(
       c_rd_q    <= '0;
       c_wr_q    <= '0;
       c_stall_q <= '0;
+      c_pf_q    <= '0;
+      c_pfu_q   <= '0;
     end else begin
+      if (|pf_issue && !ar_pend_q && (!arv_q || m_axi_arready)) c_pf_q <= c_pf_q + 1'b1;
+      if (st_q == E_VRD && (pf_use || pf_wait)) c_pfu_q <= c_pfu_q + 1'b1;
       if (tick_idle && !rq_clear_q) begin
         c_hit_q <= c_hit_q + 32'(rq_re_q && r_hit) + 32'(rq_we_q && w_hit);
       end else if (st_q == E_LOOK && j_hit) begin
@@ -737,7 +943,7 @@ module radix_l1_cache #(
       end
       if (st_q == E_LOOK && !j_hit) c_miss_q <= c_miss_q + 1'b1;
       if (m_axi_awvalid && m_axi_awready) c_wb_q <= c_wb_q + 1'b1;
-      if (r_ok) c_rd_q <= c_rd_q + 1'b1;
+      if (rd_beat) c_rd_q <= c_rd_q + 1'b1;
       if (m_axi_wvalid && m_axi_wready) c_wr_q <= c_wr_q + 1'b1;
       if (stall_o) c_stall_q <= c_stall_q + 1'b1;
     end
@@ -748,6 +954,8 @@ module radix_l1_cache #(
   assign cnt_rd_beat_o = c_rd_q;
   assign cnt_wr_beat_o = c_wr_q;
   assign cnt_stall_o   = c_stall_q;
+  assign cnt_pf_o        = c_pf_q;
+  assign cnt_pf_useful_o = c_pfu_q;
 
   // rlast is 1 on every beat (single-beat bursts); nothing to check it against.
   logic unused;
@@ -762,9 +970,14 @@ module radix_l1_cache #(
         $fatal(1, "radix_l1_cache: a line is cached in two ways (read set)");
       if (st_q != E_CLEAR && $countones(w_hits) > 1)
         $fatal(1, "radix_l1_cache: a line is cached in two ways (write set)");
+      for (int t = 0; t < NPf; t++) begin
+        if (pf_out_q[t] == 3'd7 || pf_drop_q[t] > pf_out_q[t])
+          $fatal(1, "radix_l1_cache: prefetch slot %0d read count out of range", t);
+      end
       if (st_q == E_FILL && |v_fill_tags_eq)
         $fatal(1, "radix_l1_cache: a fill would cache a line twice");
-      if (st_q == E_FILL && (r_wait_q || b_wait_q || ar_pend_q || aw_pend_q || w_pend_q))
+      if (st_q == E_FILL && (r_wait_q || b_wait_q || ar_pend_q || (arv_q && art_q == 2'd0) ||
+                             aw_pend_q || w_pend_q))
         $fatal(1, "radix_l1_cache: a fill before its DDR traffic finished");
     end
   end

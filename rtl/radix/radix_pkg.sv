@@ -72,7 +72,9 @@ package radix_pkg;
   localparam int CSR_L2_RD_BEATS     = 39;  // RO: 64-byte DDR read beats (kept across RESET)
   localparam int CSR_L2_WR_BEATS     = 40;  // RO: 64-byte DDR write beats (kept across RESET)
   localparam int CSR_L2_STALL_CYCLES = 41;  // RO: cycles the core was frozen waiting for DDR (kept across RESET)
-  localparam int CSR_WORDS           = 42;
+  localparam int CSR_L2_PREFETCHES   = 42;  // RO: prefetch reads issued by the token-line caches (kept across RESET)
+  localparam int CSR_L2_PF_USEFUL    = 43;  // RO: misses served by a prefetched line (kept across RESET)
+  localparam int CSR_WORDS           = 44;
   localparam logic [31:0] RADIX_ID = 32'h5244_0002;
   // END GENERATED
 
@@ -90,7 +92,7 @@ package radix_pkg;
   // fields are constants of the arbiter and not carried. Fields, LSB first:
   //   request:  awid awaddr awvalid wdata wstrb wvalid bready arid araddr arvalid rready
   //   response: awready wready bid bresp bvalid arready rid rdata rresp rvalid
-  localparam int L1_IDW     = 2;   // a cache's ID: its fault epoch (radix_l1_cache)
+  localparam int L1_IDW     = 4;   // a cache's ID: {prefetch slot, fault epoch} (radix_l1_cache)
   localparam int RQ_AWID    = 0;
   localparam int RQ_AWADDR  = RQ_AWID + L1_IDW;
   localparam int RQ_AWVALID = RQ_AWADDR + 64;
@@ -117,8 +119,8 @@ package radix_pkg;
 
   // An L1 cache's event counters as one flat vector, 32 bits each, in this order.
   localparam int L1C_HIT = 0, L1C_MISS = 1, L1C_WB = 2, L1C_RD_BEAT = 3, L1C_WR_BEAT = 4,
-                 L1C_STALL = 5;
-  localparam int L1_NCNT = 6;
+                 L1C_STALL = 5, L1C_PF = 6, L1C_PF_USEFUL = 7;
+  localparam int L1_NCNT = 8;
 
 endpackage
 

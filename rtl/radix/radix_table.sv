@@ -32,6 +32,7 @@ module radix_table #(
   parameter int Sets          = 64,
   parameter int Ways          = 2,
   parameter int TimeoutCycles = 4096,
+  parameter int PrefetchDepth = 0,
   parameter int AddrW         = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  wire logic             clk_i,
@@ -81,7 +82,8 @@ module radix_table #(
     assign unused = ^{aw_len, ar_len, aw_size, ar_size, aw_burst, ar_burst, w_last};
     radix_l1_cache #(
       .Width (Width), .Depth (Depth), .Sets (Sets), .Ways (Ways), .ReadLatency (ReadLatency),
-      .IdW (radix_pkg::L1_IDW), .TimeoutCycles (TimeoutCycles)
+      .IdW (radix_pkg::L1_IDW), .TimeoutCycles (TimeoutCycles),
+      .PrefetchDepth (PrefetchDepth)
     ) u_l1 (
       .clk_i, .rst_ni, .base_i, .adv_i, .we_i, .waddr_i, .wdata_i, .re_i, .raddr_i, .rdata_o,
       .flush_i, .clear_i, .stall_o, .flush_done_o, .fault_o, .fault_kind_o,
@@ -91,6 +93,8 @@ module radix_table #(
       .cnt_rd_beat_o (cnt_o[32*radix_pkg::L1C_RD_BEAT +: 32]),
       .cnt_wr_beat_o (cnt_o[32*radix_pkg::L1C_WR_BEAT +: 32]),
       .cnt_stall_o   (cnt_o[32*radix_pkg::L1C_STALL +: 32]),
+      .cnt_pf_o        (cnt_o[32*radix_pkg::L1C_PF +: 32]),
+      .cnt_pf_useful_o (cnt_o[32*radix_pkg::L1C_PF_USEFUL +: 32]),
       .m_axi_awid    (axi_req_o[radix_pkg::RQ_AWID +: radix_pkg::L1_IDW]),
       .m_axi_awaddr  (axi_req_o[radix_pkg::RQ_AWADDR +: 64]),
       .m_axi_awlen   (aw_len),

@@ -24,6 +24,7 @@ module radix_top #(
   parameter int L1Lines     = 512,
   parameter int L1Ways      = 2,
   parameter int L2Timeout   = 4096,
+  parameter int L2Prefetch  = 2,
   parameter int L2IdW       = radix_pkg::L1_IDW + 4   // derived, do not override
 ) (
   input  wire logic             clk_i,
@@ -105,6 +106,7 @@ module radix_top #(
   logic        l2_flush, l2_flush_done, l2_flushing, l2_fault;
   logic [1:0]  l2_fault_kind;
   logic [31:0] l2_hits, l2_misses, l2_writebacks, l2_rd_beats, l2_wr_beats, l2_stall;
+  logic [31:0] l2_prefetches, l2_pf_useful;
 
   radix_core #(
     .NodeCap  (NodeCap),
@@ -120,7 +122,8 @@ module radix_top #(
     .L2          (L2),
     .L1Lines     (L1Lines),
     .L1Ways      (L1Ways),
-    .L2Timeout   (L2Timeout)
+    .L2Timeout   (L2Timeout),
+    .L2Prefetch  (L2Prefetch)
   ) u_core (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -170,6 +173,8 @@ module radix_top #(
     .l2_rd_beats_o    (l2_rd_beats),
     .l2_wr_beats_o    (l2_wr_beats),
     .l2_stall_o       (l2_stall),
+    .l2_prefetches_o  (l2_prefetches),
+    .l2_pf_useful_o   (l2_pf_useful),
     .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
     .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
     .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
@@ -246,6 +251,8 @@ module radix_top #(
     .l2_rd_beats_i    (l2_rd_beats),
     .l2_wr_beats_i    (l2_wr_beats),
     .l2_stall_i       (l2_stall),
+    .l2_prefetches_i  (l2_prefetches),
+    .l2_pf_useful_i   (l2_pf_useful),
     .irq_o            (irq)
   );
 

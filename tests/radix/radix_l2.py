@@ -11,6 +11,8 @@ the DDR image into a tree at every checkpoint."""
 
 from __future__ import annotations
 
+import json
+
 import cocotb
 import pyuvm
 from cocotb.triggers import ClockCycles
@@ -19,8 +21,10 @@ from tests.radix.radix_csr import _One
 from tests.radix.radix_lookup import RadixLookupTest
 from tests.radix.radix_random import RadixRandomTest
 from uvm_env.common.config import env_int
+from uvm_env.radix.l2_bench import L2AnchorSeq, L2Recorder, L2WorkloadSeq
 from uvm_env.radix.l2_coverage import FAULT_CASES, L2FaultCoverage
 from uvm_env.radix.protocol import CSR, OP_RESET
+from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.random_test import DEFAULT_MIX, RadixRandomBase
 
@@ -118,4 +122,33 @@ class RadixL2FlushTest(RadixRandomBase):
         racing = await task
         self.figures["racing_flushes"] = racing
         env.scoreboard.check("flushes raced the traffic", racing > 0, "none")
+        await self.check_csrs()
+
+
+@pyuvm.test()
+class RadixL2BenchTest(RadixBaseTest):
+    """make bench: anchor MATCH cold and warm, ecommerce_qa replay, at a fixed DDR latency;
+    `make bench` runs it on the on-chip build too (L2 = 0), so both see the same commands."""
+
+    def make_config(self):  # noqa: ANN201 - same type as the base
+        cfg = super().make_config()
+        cfg.p_idle = cfg.p_stall = 0.0   # measure the core and DDR, not the bench's pauses
+        cfg.timeout_us *= 20
+        return cfg
+
+    async def body(self) -> None:
+        env = self.env
+        await env.wait_init_done()
+        rec = L2Recorder(self)
+        pred = env.scoreboard.pred
+        await L2AnchorSeq("anchor", pred, self.cfg.child_rng("anchor"), rec).start(env.seqr)
+        await L2WorkloadSeq("ecommerce_qa", pred, self.cfg.child_rng("ecommerce_qa"),
+                            "ecommerce_qa", rec).start(env.seqr)
+        lo, hi = env.ddr.read_latency if env.ddr is not None else (0, 0)   # 0: on-chip build
+        path = self.cfg.out_dir / "bench.json"
+        path.write_text(json.dumps({"params": env.params.__dict__, "records": rec.records,
+                                    "ddr_latency": [lo, hi],
+                                    "l1_lines": int(self.dut.L1Lines.value),
+                                    "l1_ways": int(self.dut.L1Ways.value)}, indent=1))
+        self.logger.info(f"{len(rec.records)} command timings written to {path}")
         await self.check_csrs()

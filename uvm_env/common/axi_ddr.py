@@ -2,9 +2,13 @@
 """DdrModel: a cocotbext-axi AxiRam that behaves like a DDR controller behind a NoC.
 
 Every read answers after a random latency (cycles, uniform in ``read_latency``),
-every channel sees random back-pressure, and a test can arm faults on the next read
-or write: an error response (SLVERR) or a hang (the response comes ``hang_cycles``
-late, long after the master should have given up; a hung write is lost).
+counted from its address handshake: reads are pipelined, as in a DDR controller, so
+reads with different IDs overlap and answer in the order they complete, while reads
+with one ID answer in the order they were asked (AXI's rule; single-beat requests, as
+the radix L1 caches issue). Every channel
+sees random back-pressure, and a test can arm faults on the next read or write: an
+error response (SLVERR) or a hang (the response comes ``hang_cycles`` late, long after
+the master should have given up; a hung write is lost).
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from __future__ import annotations
 import logging
 import random
 
-from cocotb.triggers import ClockCycles
+import cocotb
+from cocotb.triggers import ClockCycles, Event
 from cocotbext.axi import AxiBus, AxiRam
+from cocotbext.axi.constants import AxiResp
 
 from uvm_env.common.pause import random_pause
 
@@ -37,6 +43,13 @@ class DdrModel:
         self.reads = self.writes = 0
         self.injected = 0    # armed faults that have fired (an error answered or a hang begun)
         self.ram.read_if._read = self._read
+        # cocotbext-axi answers one read burst at a time; this keeps many in flight. Its
+        # reader already runs (started out of reset at construction): restart it as ours.
+        read_if = self.ram.read_if
+        read_if._process_read = self._process_reads
+        if read_if._process_read_cr is not None:
+            read_if._process_read_cr.cancel()
+            read_if._process_read_cr = cocotb.start_soon(read_if._process_read())
         self.ram.write_if._write = self._write
         if p_pause:
             channels = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel,
@@ -51,6 +64,32 @@ class DdrModel:
 
     def poke(self, address: int, data: bytes) -> None:
         self.ram.write(address, data)
+
+    async def _process_reads(self) -> None:
+        read_if = self.ram.read_if
+        last: dict[int, Event] = {}   # per ID, the answer before: AXI keeps an ID in order
+        while True:
+            ar = await read_if.ar_channel.recv()
+            done = Event()
+            cocotb.start_soon(self._answer(ar, last.get(int(ar.arid)), done))
+            last[int(ar.arid)] = done
+
+    async def _answer(self, ar: object, before: Event | None, done: Event) -> None:
+        read_if = self.ram.read_if
+        if int(ar.arlen) != 0:
+            raise AssertionError("DdrModel serves single-beat reads only")
+        lanes = read_if.byte_lanes
+        r = read_if.r_channel._transaction_obj()
+        r.rid, r.rlast, r.rresp = int(ar.arid), 1, AxiResp.OKAY
+        try:
+            data = await self._read(int(ar.araddr) // lanes * lanes, lanes)
+        except InjectedError:
+            data, r.rresp = bytes(lanes), AxiResp.SLVERR
+        r.rdata = int.from_bytes(data, "little")
+        if before is not None:
+            await before.wait()
+        await read_if.r_channel.send(r)
+        done.set()
 
     async def _read(self, address: int, length: int) -> bytes:
         self.reads += 1

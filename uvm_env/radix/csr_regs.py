@@ -138,9 +138,15 @@ BLOCK = RegBlock('radix', 'radix_pkg', 64, (
     Register('L2_STALL_CYCLES', 41, (
         RegField('VALUE', 0, 32, 'RO', 0, ''),
     ), 'cycles the core was frozen waiting for DDR (kept across RESET)', volatile='follows DDR latency', counter=True),
+    Register('L2_PREFETCHES', 42, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'prefetch reads issued by the token-line caches (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('L2_PF_USEFUL', 43, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'misses served by a prefetched line (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
 ), sv_aliases=(), id_const='RADIX_ID')
 
 # Word index of every named register (arrays: their base in the aliases below).
 CSR: dict[str, int] = {r.name: r.index for r in BLOCK.registers if r.element is None}
-CSR_WORDS = 42
+CSR_WORDS = 44
 RADIX_ID = 0x52440002

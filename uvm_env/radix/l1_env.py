@@ -63,7 +63,7 @@ class L1Env(uvm_env):
 
     def counters(self) -> dict[str, int]:
         return {n: int(getattr(self.dut, f"cnt_{n}_o").value)
-                for n in ("hit", "miss", "wb", "rd_beat", "wr_beat", "stall")}
+                for n in ("hit", "miss", "wb", "rd_beat", "wr_beat", "stall", "pf", "pf_useful")}
 
     def check_counters(self) -> dict[str, int]:
         """Every miss reads one beat and every write-back writes one: the counters agree

@@ -83,15 +83,25 @@ class L1RandomSeq(L1SeqBase):
 
     async def body(self) -> None:
         hot, fight, every = self.pools()
-        phase = hot
+        phase: list[int] | None = hot
+        cursor = 0
         # At least one clear in the middle of the run, whatever the draw.
         clear_at = self.rng.randrange(self.n // 4, 3 * self.n // 4 + 1)
         for i in range(self.n):
             if i % 64 == 0:
-                phase = self.rng.choice([hot, hot, fight, every])
+                # None: a stream, line after line, as the core's line walk reads a
+                # table (what a next-line prefetch serves).
+                phase = self.rng.choice([hot, hot, fight, every, None])
+                if i == 64:
+                    phase = None   # every run streams at least once
+                cursor = self.rng.randrange(self.geo.lines)
             if i == clear_at:
                 await self.send(L1Op(clear=True))
-            await self.send(self.random_op(phase, p_flush=0.004, p_clear=0.001))
+            if phase is None:
+                await self.send(self.random_op([cursor], p_flush=0.004, p_clear=0.001))
+                cursor = (cursor + 1) % self.geo.lines
+            else:
+                await self.send(self.random_op(phase, p_flush=0.004, p_clear=0.001))
         await self.send(L1Op(flush=True))
         await self.idle(8)
 
