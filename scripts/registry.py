@@ -91,8 +91,8 @@ _RADIX_L2_SMALL_PARAMS = {**_RADIX_PARAMS, "L2": 1, "L1Lines": 4, "L1Ways": 2}
 # radix_bench's build in L2: each L1 holds 1/16 of its table (the node table's 2,048
 # lines -> 128), read latency fixed at 60 cycles (L1_DDR_LAT) for the bench.
 _RADIX_L2_BENCH_PARAMS = {**_RADIX_BENCH_PARAMS, "L2": 1, "L1Lines": 128, "L1Ways": 2}
-# A DDR timeout short enough for a CI-sized run, long enough for nine caches queued
-# behind one another at the DDR model (which answers one read at a time).
+# A DDR timeout short enough for a CI-sized run and far above a read's 50-70 cycles, so
+# only the armed hangs time out.
 _RADIX_L2_FAULT_PARAMS = {**_RADIX_L2_SMALL_PARAMS, "L2Timeout": 2048}
 
 # 10,000 children of one node need 10,000 nodes, lines and index entries.
