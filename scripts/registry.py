@@ -91,6 +91,8 @@ _RADIX_L2_SMALL_PARAMS = {**_RADIX_PARAMS, "L2": 1, "L1Lines": 4, "L1Ways": 2}
 # radix_bench's build in L2: each L1 holds 1/16 of its table (the node table's 2,048
 # lines -> 128), read latency fixed at 60 cycles (L1_DDR_LAT) for the bench.
 _RADIX_L2_BENCH_PARAMS = {**_RADIX_BENCH_PARAMS, "L2": 1, "L1Lines": 128, "L1Ways": 2}
+# krnl_radix's L2 build (its default) with 8-line caches: the runs' answers go through DDR.
+_RADIX_KERNEL_PARAMS = {**_RADIX_PARAMS, "L2": 1, "L1Lines": 8, "L1Ways": 2}
 # A DDR timeout short enough for a CI-sized run and far above a read's 50-70 cycles, so
 # only the armed hangs time out.
 _RADIX_L2_FAULT_PARAMS = {**_RADIX_L2_SMALL_PARAMS, "L2Timeout": 2048}
@@ -572,10 +574,23 @@ TESTS: dict[str, SimTest] = {
             block="top",
             top="krnl_radix",
             filelists=(*_RADIX, "rtl/top/krnl_radix.f"),
-            parameters=_RADIX_PARAMS,
+            parameters=_RADIX_KERNEL_PARAMS,
             sims=VERILATOR,
             env={"N_REQUESTS": "24"},
             ci_env={"N_REQUESTS": "10"},
+        ),
+        _entry(
+            "kernel_radix_onchip",
+            "KernelRadixTest",
+            "Vitis kernel, on-chip build (L2 = 0): the same runs, m_axi_l2 idle",
+            block="top",
+            top="krnl_radix",
+            filelists=(*_RADIX, "rtl/top/krnl_radix.f"),
+            parameters={**_RADIX_PARAMS, "L2": 0},
+            sims=VERILATOR,
+            env={"N_REQUESTS": "24"},
+            ci_env={"N_REQUESTS": "10"},
+            module="kernel_radix",
         ),
         *(
             _entry(
@@ -593,7 +608,7 @@ TESTS: dict[str, SimTest] = {
                 module="kernel_ctrl_csr_suite",
             )
             # The control block standalone, in each kernel's configuration (krnl_*.sv).
-            for suffix, kernel, args, outs in (("", "krnl_radix", 4, 2),
+            for suffix, kernel, args, outs in (("", "krnl_radix", 5, 2),
                                                ("_fsm", "krnl_fsm", 8, 3))
         ),
         _entry(

@@ -300,9 +300,11 @@ def mask_to_int(beats: Iterable[int], mask_w: int) -> int:
 # ---- Vitis kernel buffers and control (docs/kernels.md) -----------------------------------
 AP_START, AP_DONE, AP_IDLE = 0x1, 0x2, 0x4
 REG_CTRL, REG_GIE, REG_IER, REG_ISR, REG_ARGS = 0x00, 0x04, 0x08, 0x0C, 0x10
-RADIX_ARGS, RADIX_OUTS = 4, 2    # cmd_ptr, cmd_words, rsp_ptr, rsp_capacity | rsp_words, status
+# cmd_ptr, cmd_words, rsp_ptr, rsp_capacity, l2_ptr | rsp_words, status
+RADIX_ARGS, RADIX_OUTS = 5, 2
 FSM_ARGS, FSM_OUTS = 8, 3        # ..., mask_ptr/capacity, table_ptr/bytes | +mask_words
-RADIX_STATUS_BITS = {0: "response buffer overflow", 1: "misaligned buffer"}
+RADIX_STATUS_BITS = {0: "response buffer overflow", 1: "misaligned buffer",
+                     2: "L2 region moved (l2_ptr differs from the bound region)"}
 FSM_STATUS_BITS = {0: "result buffer overflow", 1: "mask buffer overflow",
                    2: "misaligned buffer"}
 WORDS_PER_BEAT = KERNEL_DATA_W // 64

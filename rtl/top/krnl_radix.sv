@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Vitis RTL kernel around radix_top: commands from DDR, responses to DDR.
 //
-// Arguments (docs/kernels.md): cmd_ptr, cmd_words, rsp_ptr, rsp_capacity.
+// Arguments (docs/kernels.md): cmd_ptr, cmd_words, rsp_ptr, rsp_capacity, l2_ptr.
 // The command buffer holds length-prefixed frames (top_framer); responses are
 // written back to back, TLAST-delimited frames recovered by the host from
 // each response's trailer. Results: rsp_words, status. The radix tree lives
 // on between runs, as a cache should; send RESET to empty it.
+//
+// With L2 = 1 the core's tables live in the DDR region at l2_ptr, reached
+// through m_axi_l2. The core holds dirty lines of that region between runs, so
+// the region is bound for good by the first run after ap_rst_n: the core is
+// held in reset until then (its tables initialise when that run starts), and a
+// later run naming another l2_ptr is refused whole (status bit 2).
 `default_nettype none
 
 module krnl_radix #(
@@ -17,6 +23,13 @@ module krnl_radix #(
   parameter int HashBuckets = 256,
   parameter int HashWays    = 4,
   parameter int StashDepth  = 4,
+  // The L2 tier (radix_core): tables in DDR behind per-table L1 caches.
+  parameter int L2          = 1,
+  parameter int L1Lines     = 512,
+  parameter int L1Ways      = 2,
+  parameter int L2Timeout   = 4096,
+  parameter int L2Prefetch  = 2,
+  parameter int L2IdW       = radix_pkg::L1_IDW + 4,   // derived, do not override
   parameter int C_S_AXI_CONTROL_ADDR_WIDTH = 7
 ) (
   input  wire logic        ap_clk,
@@ -72,21 +85,56 @@ module krnl_radix #(
   input  wire logic        m_axi_gmem_rvalid,
   output logic             m_axi_gmem_rready,
 
+  // m_axi_l2: the L2 region (L2 = 1), 64-bit address, 512-bit data, IDs by
+  // table and prefetch slot (radix_axi_arb). Idle when L2 = 0.
+  output logic [L2IdW-1:0] m_axi_l2_awid,
+  output logic [63:0]      m_axi_l2_awaddr,
+  output logic [7:0]       m_axi_l2_awlen,
+  output logic [2:0]       m_axi_l2_awsize,
+  output logic [1:0]       m_axi_l2_awburst,
+  output logic             m_axi_l2_awvalid,
+  input  wire logic        m_axi_l2_awready,
+  output logic [511:0]     m_axi_l2_wdata,
+  output logic [63:0]      m_axi_l2_wstrb,
+  output logic             m_axi_l2_wlast,
+  output logic             m_axi_l2_wvalid,
+  input  wire logic        m_axi_l2_wready,
+  input  wire logic [L2IdW-1:0] m_axi_l2_bid,
+  input  wire logic [1:0]  m_axi_l2_bresp,
+  input  wire logic        m_axi_l2_bvalid,
+  output logic             m_axi_l2_bready,
+  output logic [L2IdW-1:0] m_axi_l2_arid,
+  output logic [63:0]      m_axi_l2_araddr,
+  output logic [7:0]       m_axi_l2_arlen,
+  output logic [2:0]       m_axi_l2_arsize,
+  output logic [1:0]       m_axi_l2_arburst,
+  output logic             m_axi_l2_arvalid,
+  input  wire logic        m_axi_l2_arready,
+  input  wire logic [L2IdW-1:0] m_axi_l2_rid,
+  input  wire logic [511:0] m_axi_l2_rdata,
+  input  wire logic [1:0]  m_axi_l2_rresp,
+  input  wire logic        m_axi_l2_rlast,
+  input  wire logic        m_axi_l2_rvalid,
+  output logic             m_axi_l2_rready,
+
   output logic             interrupt
 );
 
-  localparam int NumArgs = 4;
+  localparam int NumArgs = 5;
+  // The core's DDR region is whole 4 KiB pages (docs/radix-protocol.md, "L2 tier").
+  localparam int L2Align = 12;
   localparam int NumOuts = 2;
 
   logic start, done_pulse;
   logic [64*NumArgs-1:0] args;
   logic [32*NumOuts-1:0] outs;
-  logic [63:0] cmd_ptr, rsp_ptr;
+  logic [63:0] cmd_ptr, rsp_ptr, l2_ptr;
   logic [31:0] cmd_words, rsp_cap;
   assign cmd_ptr   = args[0 +: 64];
   assign cmd_words = args[64 +: 32];
   assign rsp_ptr   = args[128 +: 64];
   assign rsp_cap   = args[192 +: 32];
+  assign l2_ptr    = args[256 +: 64];
 
   top_ctrl_hs #(
     .NumArgs (NumArgs),
@@ -121,41 +169,64 @@ module krnl_radix #(
 
   // ---------------------------------------------------------------- run control
   // A run ends when every command word is read, every frame has its response,
-  // and the writer has drained; a misaligned buffer ends it at once.
-  logic running_q, misaligned_q;
+  // and the writer has drained; a refused run (a misaligned buffer, a moved L2
+  // region) ends at once.
+  logic running_q, misaligned_q, l2_moved_q, refused_q;
   logic rd_done, fr_done, wr_idle, wr_overflow;
   logic [31:0] frames, responses_q, rsp_words;
-  logic misaligned;
-  assign misaligned = (cmd_ptr[2:0] != 3'b000) || (rsp_ptr[2:0] != 3'b000);
+  logic misaligned, l2_moved, go;
+  logic l2_bound_q;
+  logic [63:0] l2_q;
+  assign misaligned = (cmd_ptr[2:0] != 3'b000) || (rsp_ptr[2:0] != 3'b000) ||
+                      (L2 != 0 && l2_ptr[L2Align-1:0] != '0);
+  assign l2_moved   = L2 != 0 && l2_bound_q && l2_ptr != l2_q;
+  assign go         = start && !misaligned && !l2_moved;
 
   logic rsp_valid, rsp_ready, rsp_last;
   logic [63:0] rsp_data;
 
   logic finished;
   assign finished = running_q &&
-                    (misaligned_q || (rd_done && fr_done && responses_q == frames && wr_idle));
+                    (refused_q || (rd_done && fr_done && responses_q == frames && wr_idle));
 
   always_ff @(posedge ap_clk) begin
     if (!ap_rst_n) begin
       running_q    <= 1'b0;
       misaligned_q <= 1'b0;
+      l2_moved_q   <= 1'b0;
+      refused_q    <= 1'b0;
       responses_q  <= '0;
       done_pulse   <= 1'b0;
+      l2_bound_q   <= 1'b0;
+      l2_q         <= '0;
     end else begin
       done_pulse <= 1'b0;
       if (start) begin
         running_q    <= 1'b1;
         misaligned_q <= misaligned;
+        l2_moved_q   <= l2_moved && !misaligned;
+        refused_q    <= !go;
         responses_q  <= '0;
       end else if (finished) begin
         running_q  <= 1'b0;
         done_pulse <= 1'b1;
       end
+      if (go && !l2_bound_q) begin
+        l2_bound_q <= 1'b1;
+        l2_q       <= l2_ptr;
+      end
       if (rsp_valid && rsp_ready && rsp_last) responses_q <= responses_q + 1'b1;
     end
   end
 
-  assign outs = {{30'h0, misaligned_q, wr_overflow}, rsp_words};
+  // The core waits in reset for its region (L2 = 1); commands queue in the
+  // framer meanwhile, since a core in reset takes none.
+  logic core_rst_n;
+  assign core_rst_n = ap_rst_n && (L2 == 0 || l2_bound_q);
+
+  // A refused run wrote nothing; the writer still counts the last run's words.
+  assign outs = {{29'h0, l2_moved_q, misaligned_q, wr_overflow && !refused_q},
+                 refused_q ? 32'h0 : rsp_words};
 
   // ---------------------------------------------------------------- datapath
   logic rd_valid, rd_ready;
@@ -170,7 +241,7 @@ module krnl_radix #(
   top_axi_reader u_reader (
     .clk_i       (ap_clk),
     .rst_ni      (ap_rst_n),
-    .start_i     (start && !misaligned),
+    .start_i     (go),
     .base_i      (cmd_ptr),
     .beats_i     (cmd_words),
     .done_o      (rd_done),
@@ -190,7 +261,7 @@ module krnl_radix #(
   top_framer u_framer (
     .clk_i       (ap_clk),
     .rst_ni      (ap_rst_n),
-    .start_i     (start && !misaligned),
+    .start_i     (go),
     .words_i     (cmd_words),
     .done_o      (fr_done),
     .frames_o    (frames),
@@ -233,17 +304,6 @@ module krnl_radix #(
     .out_last_o  (rsp_last)
   );
 
-  logic [radix_pkg::L1_IDW+3:0] l2_awid, l2_arid;
-  logic [63:0]  l2_awaddr, l2_araddr, l2_wstrb;
-  logic [7:0]   l2_awlen, l2_arlen;
-  logic [2:0]   l2_awsize, l2_arsize;
-  logic [1:0]   l2_awburst, l2_arburst;
-  logic [511:0] l2_wdata;
-  logic         l2_awvalid, l2_wlast, l2_wvalid, l2_bready, l2_arvalid, l2_rready, unused_l2;
-  assign unused_l2 = ^{l2_awid, l2_arid, l2_awaddr, l2_araddr, l2_wstrb, l2_awlen, l2_arlen,
-                       l2_awsize, l2_arsize, l2_awburst, l2_arburst, l2_wdata, l2_awvalid,
-                       l2_wlast, l2_wvalid, l2_bready, l2_arvalid, l2_rready};
-
   radix_top #(
     .NodeCap     (NodeCap),
     .TokenCap    (TokenCap),
@@ -252,10 +312,15 @@ module krnl_radix #(
     .NumNs       (NumNs),
     .HashBuckets (HashBuckets),
     .HashWays    (HashWays),
-    .StashDepth  (StashDepth)
+    .StashDepth  (StashDepth),
+    .L2          (L2),
+    .L1Lines     (L1Lines),
+    .L1Ways      (L1Ways),
+    .L2Timeout   (L2Timeout),
+    .L2Prefetch  (L2Prefetch)
   ) u_radix (
     .clk_i             (ap_clk),
-    .rst_ni            (ap_rst_n),
+    .rst_ni            (core_rst_n),
     .s_axis_cmd_tvalid (wcmd_valid),
     .s_axis_cmd_tready (wcmd_ready),
     .s_axis_cmd_tdata  (wcmd_data),
@@ -284,44 +349,42 @@ module krnl_radix #(
     .s_axil_rvalid     (csr_rvalid),
     .s_axil_rready     (1'b1),
     .irq               (core_irq),
-    // The kernel builds the on-chip core (L2 = 0): its L2 master is idle and tied
-    // off here. The L2 region's own m_axi port is still to come (docs/radix-protocol.md).
-    .l2_base           (64'h0),
-    .m_axi_awid        (l2_awid),
-    .m_axi_awaddr      (l2_awaddr),
-    .m_axi_awlen       (l2_awlen),
-    .m_axi_awsize      (l2_awsize),
-    .m_axi_awburst     (l2_awburst),
-    .m_axi_awvalid     (l2_awvalid),
-    .m_axi_awready     (1'b0),
-    .m_axi_wdata       (l2_wdata),
-    .m_axi_wstrb       (l2_wstrb),
-    .m_axi_wlast       (l2_wlast),
-    .m_axi_wvalid      (l2_wvalid),
-    .m_axi_wready      (1'b0),
-    .m_axi_bid         ('0),
-    .m_axi_bresp       (2'b00),
-    .m_axi_bvalid      (1'b0),
-    .m_axi_bready      (l2_bready),
-    .m_axi_arid        (l2_arid),
-    .m_axi_araddr      (l2_araddr),
-    .m_axi_arlen       (l2_arlen),
-    .m_axi_arsize      (l2_arsize),
-    .m_axi_arburst     (l2_arburst),
-    .m_axi_arvalid     (l2_arvalid),
-    .m_axi_arready     (1'b0),
-    .m_axi_rid         ('0),
-    .m_axi_rdata       (512'h0),
-    .m_axi_rresp       (2'b00),
-    .m_axi_rlast       (1'b0),
-    .m_axi_rvalid      (1'b0),
-    .m_axi_rready      (l2_rready)
+    .l2_base           (l2_q),
+    .m_axi_awid        (m_axi_l2_awid),
+    .m_axi_awaddr      (m_axi_l2_awaddr),
+    .m_axi_awlen       (m_axi_l2_awlen),
+    .m_axi_awsize      (m_axi_l2_awsize),
+    .m_axi_awburst     (m_axi_l2_awburst),
+    .m_axi_awvalid     (m_axi_l2_awvalid),
+    .m_axi_awready     (m_axi_l2_awready),
+    .m_axi_wdata       (m_axi_l2_wdata),
+    .m_axi_wstrb       (m_axi_l2_wstrb),
+    .m_axi_wlast       (m_axi_l2_wlast),
+    .m_axi_wvalid      (m_axi_l2_wvalid),
+    .m_axi_wready      (m_axi_l2_wready),
+    .m_axi_bid         (m_axi_l2_bid),
+    .m_axi_bresp       (m_axi_l2_bresp),
+    .m_axi_bvalid      (m_axi_l2_bvalid),
+    .m_axi_bready      (m_axi_l2_bready),
+    .m_axi_arid        (m_axi_l2_arid),
+    .m_axi_araddr      (m_axi_l2_araddr),
+    .m_axi_arlen       (m_axi_l2_arlen),
+    .m_axi_arsize      (m_axi_l2_arsize),
+    .m_axi_arburst     (m_axi_l2_arburst),
+    .m_axi_arvalid     (m_axi_l2_arvalid),
+    .m_axi_arready     (m_axi_l2_arready),
+    .m_axi_rid         (m_axi_l2_rid),
+    .m_axi_rdata       (m_axi_l2_rdata),
+    .m_axi_rresp       (m_axi_l2_rresp),
+    .m_axi_rlast       (m_axi_l2_rlast),
+    .m_axi_rvalid      (m_axi_l2_rvalid),
+    .m_axi_rready      (m_axi_l2_rready)
   );
 
   top_axi_writer u_writer (
     .clk_i       (ap_clk),
     .rst_ni      (ap_rst_n),
-    .start_i     (start && !misaligned),
+    .start_i     (go),
     .base_i      (rsp_ptr),
     .cap_i       (rsp_cap),
     .flush_i     (rd_done && fr_done && responses_q == frames),

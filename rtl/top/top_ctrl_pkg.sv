@@ -14,7 +14,7 @@ package top_ctrl_pkg;
   localparam int CSR_IER      = 2;  // [0] DONE RW
   localparam int CSR_ISR      = 3;  // [0] DONE W1T
   localparam int CSR_ARG_BASE = 4;  // first of an array
-  // Words used: krnl_radix 14, krnl_fsm 23.
+  // Words used: krnl_radix 16, krnl_fsm 23.
   // END GENERATED
 
 endpackage

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..errors import KernelError, ResponseError
+from ..l2_layout import L2Layout
 from ..wire import (
     FSM_OUTS,
     FSM_RSP_W,
@@ -58,11 +59,23 @@ def _check_status(status: int, bits: dict[int, str]) -> None:
 
 
 class RadixKernelBackend:
-    """krnl_radix: command frames in, response frames out, one run per batch."""
+    """krnl_radix: command frames in, response frames out, one run per batch.
+
+    With ``L2`` (the kernel's default) the tables live in one DDR region that the first
+    run binds for good (docs/kernels.md): it is allocated here, once, and passed to
+    every run."""
+
+    # krnl_radix's RTL default: a card that reports no L2 parameter runs the L2 build.
+    L2_DEFAULT = 1
 
     def __init__(self, card: Card) -> None:
         self.card = card
         self.params = card.params
+        self.l2: Buffer | None = None
+        if int(self.params.get("L2", self.L2_DEFAULT)):
+            # Absent parameters take radix_top's defaults, each at least krnl_radix's,
+            # so the region is never too small.
+            self.l2 = card.buffer("l2", L2Layout.of_params(self.params).total, 4)
 
     def execute(self, cmds: list[RadixCommand]) -> list[RadixRsp]:
         if not cmds:
@@ -72,7 +85,9 @@ class RadixKernelBackend:
         cmd_bo = self.card.buffer("cmd", len(buf), 0)
         rsp_bo = self.card.buffer("rsp", cap * 8, 2)
         cmd_bo.write(buf)
-        rsp_words, status = self.card.run([cmd_bo, len(buf) // 8, rsp_bo, cap])[:RADIX_OUTS]
+        l2: int | Buffer = self.l2 if self.l2 is not None else 0
+        rsp_words, status = self.card.run([cmd_bo, len(buf) // 8, rsp_bo, cap,
+                                           l2])[:RADIX_OUTS]
         _check_status(status, RADIX_STATUS_BITS)
         rsps = radix_split_responses(rsp_bo.read(rsp_words * 8), [c.op for c in cmds])
         for i, (c, r) in enumerate(zip(cmds, rsps, strict=True)):

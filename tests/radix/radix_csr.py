@@ -9,6 +9,7 @@ from cocotbext.axi import AxiResp
 
 from uvm_env.radix.protocol import CSR
 from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.radix_seqs import OneCmdSeq
 from uvm_env.radix.random_test import RadixRandomBase
 
 RADIX_ID = 0x5244_0002
@@ -49,7 +50,7 @@ class RadixCsrTest(RadixRandomBase):
     async def refuse_one(self) -> None:
         """An unknown opcode: refused, counted, and it raises the interrupt."""
         cmd = RadixCmd(op=0x0F)
-        seq = _One(cmd)
+        seq = OneCmdSeq(cmd)
         await seq.start(self.env.seqr)
         await cmd.done.wait()
 
@@ -57,13 +58,3 @@ class RadixCsrTest(RadixRandomBase):
         await ClockCycles(self.clock, 2)
         self.env.scoreboard.compare(f"interrupt {what}", {"pending": pending, "irq": line}, {
             "pending": await self.env.read_csr("IRQ_STATUS"), "irq": int(self.dut.irq.value)})
-
-
-class _One(pyuvm.uvm_sequence):
-    def __init__(self, cmd: RadixCmd) -> None:
-        super().__init__("one")
-        self.cmd = cmd
-
-    async def body(self) -> None:
-        await self.start_item(self.cmd)
-        await self.finish_item(self.cmd)

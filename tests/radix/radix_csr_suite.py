@@ -10,10 +10,10 @@ from __future__ import annotations
 import cocotb
 import pyuvm
 
-from tests.radix.radix_csr import _One
 from uvm_env.common.csr_suite import CsrSuite, W1cHooks
 from uvm_env.radix.csr_regs import BLOCK, CSR
 from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.radix_seqs import OneCmdSeq
 from uvm_env.radix.random_test import DEFAULT_MIX, RadixRandomBase
 
 
@@ -25,7 +25,7 @@ class _Refusals(W1cHooks):
 
     async def raise_event(self) -> None:
         cmd = RadixCmd(op=0x0F)
-        await _One(cmd).start(self.test.env.seqr)
+        await OneCmdSeq(cmd).start(self.test.env.seqr)
         await cmd.done.wait()
 
 

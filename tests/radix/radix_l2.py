@@ -17,7 +17,6 @@ import cocotb
 import pyuvm
 from cocotb.triggers import ClockCycles
 
-from tests.radix.radix_csr import _One
 from tests.radix.radix_lookup import RadixLookupTest
 from tests.radix.radix_random import RadixRandomTest
 from uvm_env.common.config import env_int
@@ -26,6 +25,7 @@ from uvm_env.radix.l2_coverage import FAULT_CASES, L2FaultCoverage
 from uvm_env.radix.protocol import CSR, OP_RESET
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_item import RadixCmd
+from uvm_env.radix.radix_seqs import OneCmdSeq
 from uvm_env.radix.random_test import DEFAULT_MIX, RadixRandomBase
 
 
@@ -86,7 +86,7 @@ class RadixL2FaultsTest(RadixRandomBase):
             # Hung requests answer late; let them arrive before the caches are cleared.
             await ClockCycles(self.clock, ddr.hang_cycles)
             reset = RadixCmd(op=OP_RESET)
-            await _One(reset).start(env.seqr)
+            await OneCmdSeq(reset).start(env.seqr)
             await reset.done.wait()
             await env.wait_init_done()
             status = await env.read_csr("L2_STATUS")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.radix_image import ImageLayout, RadixImage, compare, decode
-from uvm_env.radix.l2_layout import L2Layout, Table
+from sglang_fpga.l2_layout import L2Layout, Table
 from uvm_env.radix.radix_predictor import RadixPredictor
 
 

@@ -15,12 +15,12 @@ from cocotbext.axi import (
 )
 from pyuvm import ConfigDB, uvm_env, uvm_sequencer
 
+from sglang_fpga.l2_layout import L2Layout
 from uvm_env.common.axi_ddr import DdrModel
 from uvm_env.common.axis_bus import lane_bits
 from uvm_env.common.pause import random_pause
 from uvm_env.radix.image_check import L2Source
 from uvm_env.radix.l1_env import ddr_latency
-from uvm_env.radix.l2_layout import L2Layout
 from uvm_env.radix.protocol import CSR
 from uvm_env.radix.radix_driver import RadixDriver
 from uvm_env.radix.radix_predictor import RadixParams

@@ -24,6 +24,19 @@ from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.radix_predictor import RadixPredictor
 
 
+class OneCmdSeq(uvm_sequence):
+    """One given command, for a test that must place it exactly (a RESET mid-traffic,
+    a command between CSR reads)."""
+
+    def __init__(self, cmd: RadixCmd) -> None:
+        super().__init__("one")
+        self.cmd = cmd
+
+    async def body(self) -> None:
+        await self.start_item(self.cmd)
+        await self.finish_item(self.cmd)
+
+
 class RadixBaseSeq(uvm_sequence):
     def __init__(self, name: str, pred: RadixPredictor, rng: random.Random) -> None:
         super().__init__(name)

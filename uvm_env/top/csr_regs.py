@@ -39,10 +39,10 @@ def _result(index: int, k: int) -> Register:
 BLOCKS: dict[str, RegBlock] = {
     'krnl_radix': RegBlock('top_ctrl', 'top_ctrl_pkg', 32, (
         *(NAMED[n] for n in ('AP_CTRL', 'GIE', 'IER', 'ISR')),
-        *(_arg(4 + k, k) for k in range(8)),
-        *(_result(12 + k, k) for k in range(2)),
+        *(_arg(4 + k, k) for k in range(10)),
+        *(_result(14 + k, k) for k in range(2)),
     ), sv_aliases=(('ARG_BASE', 4),), id_const='', slverr=False,
-        config='krnl_radix', params=(('NumArgs', 4), ('NumOuts', 2))),
+        config='krnl_radix', params=(('NumArgs', 5), ('NumOuts', 2))),
     'krnl_fsm': RegBlock('top_ctrl', 'top_ctrl_pkg', 32, (
         *(NAMED[n] for n in ('AP_CTRL', 'GIE', 'IER', 'ISR')),
         *(_arg(4 + k, k) for k in range(16)),

@@ -26,7 +26,7 @@ CLOCK_NS = 10
 RUN_TIMEOUT_US = 200_000
 _PARAMS = ("NodeCap", "TokenCap", "MaxLen", "PageSize", "NumNs", "HashBuckets", "HashWays",
            "StashDepth", "VocabMax", "ClassW", "StateW", "RowW", "NsCap", "RowCap", "NSlots",
-           "NGrammars")
+           "NGrammars", "L2", "L1Lines", "L1Ways", "L2Timeout", "L2Prefetch")
 
 
 @cocotb.test()
@@ -41,7 +41,7 @@ async def serve(dut: object) -> None:
     host = KernelHost(dut, clock, reset, RAM_BYTES,
                       num_args=FSM_ARGS if fsm else RADIX_ARGS,
                       num_outs=FSM_OUTS if fsm else RADIX_OUTS,
-                      masters=("m_axi_gmem", "m_axi_gmem1") if fsm else ("m_axi_gmem",))
+                      masters=("m_axi_gmem", "m_axi_gmem1") if fsm else ("m_axi_gmem", "m_axi_l2"))
     params = {p: int(getattr(dut, p).value) for p in _PARAMS if hasattr(dut, p)}
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(os.environ["SGLANG_FPGA_SOCKET"])

@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """L2Layout: where radix_core (L2 = 1) keeps each table in its DDR region.
 
-Mirrors the core's L2 section: tables in a fixed order, each entry in the next
-power of two of its width in bytes, each region rounded up to 4 KiB; a table under
-4 x L1Ways 64-byte lines stays on chip. docs/radix-protocol.md has the same table.
+The host sizes the region it hands krnl_radix with it (``L2Layout.of_params(...).total``);
+the testbench decodes a flushed DDR image with it. Mirrors the core's L2 section:
+tables in a fixed order, each entry in the next power of two of its width in bytes,
+each region rounded up to 4 KiB; a table under 4 x L1Ways 64-byte lines stays on chip.
+docs/radix-protocol.md has the same table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 LANES = 16
+# radix_top's defaults for the parameters the layout depends on.
+RTL_DEFAULTS = {"NodeCap": 1024, "TokenCap": 16384, "MaxLen": 1024, "PageSize": 1,
+                "HashBuckets": 256, "HashWays": 4, "StashDepth": 4, "L1Ways": 2}
 
 
 def clog2(n: int) -> int:
@@ -64,11 +70,15 @@ class L2Layout:
         return cls(tuple(tables), off)
 
     @classmethod
+    def of_params(cls, params: Mapping[str, int]) -> L2Layout:
+        """From build parameters by their RTL names; an absent one takes radix_top's default."""
+        p = {**RTL_DEFAULTS, **params}
+        return cls.of(p["NodeCap"], p["TokenCap"], p["MaxLen"], p["PageSize"], p["HashBuckets"],
+                      p["HashWays"], p["StashDepth"], p["L1Ways"])
+
+    @classmethod
     def of_dut(cls, dut: object) -> L2Layout:
-        def p(name: str) -> int:
-            return int(getattr(dut, name).value)
-        return cls.of(p("NodeCap"), p("TokenCap"), p("MaxLen"), p("PageSize"), p("HashBuckets"),
-                      p("HashWays"), p("StashDepth"), p("L1Ways"))
+        return cls.of_params({name: int(getattr(dut, name).value) for name in RTL_DEFAULTS})
 
     def table(self, name: str) -> Table:
         return next(t for t in self.tables if t.name == name)
