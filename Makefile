@@ -76,8 +76,8 @@ synth: setup ## Vivado OOC synth+P&R: make synth BOARD=vck5000 [TOP=radix|fsm|al
 package: setup ## Vitis .xo + v++ link/package to .xclbin: make package BOARD=vck5000 (needs Vitis 2022.2)
 	@$(PY) -m scripts.synth package --board "$(BOARD)"
 
-synth-estimate: setup ## Yosys UltraScale+ estimate (not Vivado): make synth-estimate BOARD=vck5000 [TOP=...]
-	@$(PY) -m scripts.synth_estimate --board "$(BOARD)" --top "$(TOP)"
+synth-estimate: setup ## Yosys UltraScale+ estimate (not Vivado): make synth-estimate BOARD=vck5000 [TOP=...] [SET="L2=1"]
+	@$(PY) -m scripts.synth_estimate --board "$(BOARD)" --top "$(TOP)" --set "$(SET)"
 
 # ---- regression and dashboard (scripts/regress.py, scripts/dashboard.py; README "Regression")
 SEEDS ?= 1

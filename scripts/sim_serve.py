@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Build krnl_radix or krnl_fsm (the kernel tests' configuration, less the test-only
-stress sizes in TEST_ONLY, or with --params overrides) and serve it to the host driver's ``sim`` back end over a Unix socket
-(sglang_fpga/backends/sim.py starts this).
+stress sizes in TEST_ONLY, or with --params overrides) and serve it to the host
+driver's ``sim`` back end over a Unix socket (sglang_fpga/backends/sim.py starts this).
 
     python -m scripts.sim_serve --kernel radix --socket /tmp/x.sock [--params '{"NodeCap": 4096}']
 """

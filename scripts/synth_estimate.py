@@ -206,16 +206,36 @@ def check(est: Estimate) -> None:
         raise EstimateError(f"{est.name}: {est.info['latches']} latches inferred")
 
 
-def run(board: boards.Board, top: str = "all", out_root: Path = OUT_ROOT) -> list[Estimate]:
+def parse_overrides(items: Sequence[str]) -> dict[str, int]:
+    """``NAME=VALUE`` pairs (``make synth-estimate SET="L2=1 L1Lines=256"``): parameters
+    set over the board's configuration, for a variant such as the radix L2 build."""
+    out: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.isidentifier():
+            raise ValueError(f"parameter override {item!r}: expected NAME=VALUE")
+        try:
+            out[name] = int(value, 0)
+        except ValueError:
+            raise ValueError(f"parameter override {item!r}: {value!r} is not an integer") from None
+    return out
+
+
+def run(board: boards.Board, top: str = "all", out_root: Path = OUT_ROOT,
+        overrides: Mapping[str, int] | None = None) -> list[Estimate]:
     outdir = out_root / board.name
     results: list[Estimate] = []
+    # A variant keeps its own work directory, so it never reuses the base build's netlist.
+    suffix = "".join(f"-{k}_{v}" for k, v in sorted((overrides or {}).items()))
     for k in (kernels.KERNELS.values() if top == "all" else [kernels.KERNELS[top]]):
         if not k.available():
             results.append(Estimate(k.name, k.top, "not yet available",
                                     error="missing: " + ", ".join(k.missing())))
             continue
-        print(f"estimate {k.name} ({k.top}) ...", flush=True)
-        results.append(estimate_design(Design.of(k, board), board, outdir / k.top))
+        print(f"estimate {k.name} ({k.top}{suffix}) ...", flush=True)
+        design = Design.of(k, board)
+        design.parameters = {**design.parameters, **(overrides or {})}
+        results.append(estimate_design(design, board, outdir / f"{k.top}{suffix}"))
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "estimate.json").write_text(json.dumps(
         {"label": LABEL, "board": board.name, "part": board.part, "yosys": SYNTH_CMD,
@@ -274,16 +294,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="")
     ap.add_argument("--top", default="all")
+    ap.add_argument("--set", default="", help="NAME=VALUE ...: parameters over the board's")
     args = ap.parse_args(argv)
     try:
         board = boards.load(args.board)
-    except boards.BoardError as exc:
+        overrides = parse_overrides(args.set.split())
+    except (boards.BoardError, ValueError) as exc:
         print(f"{exc}\nBoards:\n{boards.listing()}", file=sys.stderr)
         return EXIT_USAGE
     if args.top != "all" and args.top not in kernels.KERNELS:
         print(f"unknown TOP '{args.top}'; tops:\n{kernels.listing()}", file=sys.stderr)
         return EXIT_USAGE
-    results = run(board, args.top)
+    results = run(board, args.top, overrides=overrides)
     asked_absent = args.top != "all" and results[0].status == "not yet available"
     print(f"\n{LABEL} -- board {board.name}")
     bad = 0

@@ -14,7 +14,16 @@ import pytest
 
 from scripts import boards, kernels, logic_levels, synth_estimate
 from scripts.registry import ROOT
-from scripts.synth_estimate import LABEL, Design, Estimate, EstimateError, check, estimate_design
+from scripts.synth_estimate import (
+    LABEL,
+    Design,
+    Estimate,
+    EstimateError,
+    check,
+    estimate_design,
+    parse_overrides,
+)
+from scripts.synth_estimate import main as synth_estimate_main
 
 BOARD = boards.load("vck5000")
 COMMON = ROOT / "rtl" / "common"
@@ -279,3 +288,16 @@ def test_estimate_reports_endpoint_groups_over_the_budget(monkeypatch):
     assert md.startswith(f"# {LABEL}") and f"## t ({LABEL})" in md
     assert ("- endpoint groups over 2 levels: 2; worst: `FDRE u.b_q` 3, "
             "`URAM288 (unnamed)` 3, `FDRE a_q` 1") in md
+
+
+def test_parameter_overrides_parse_and_refuse_bad_pairs():
+    assert parse_overrides(["L2=1", "L1Lines=0x100"]) == {"L2": 1, "L1Lines": 256}
+    assert parse_overrides([]) == {}
+    for bad in ("L2", "=1", "L2=one", "2L=1"):
+        with pytest.raises(ValueError, match="parameter override"):
+            parse_overrides([bad])
+
+
+def test_bad_override_is_a_usage_error_before_any_yosys_run(capsys):
+    assert synth_estimate_main(["--board", "vck5000", "--top", "radix", "--set", "L2"]) == 2
+    assert "expected NAME=VALUE" in capsys.readouterr().err
