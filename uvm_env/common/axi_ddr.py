@@ -42,6 +42,9 @@ class DdrModel:
         self.fail_reads = self.fail_writes = self.hang_reads = self.hang_writes = 0
         self.reads = self.writes = 0
         self.injected = 0    # armed faults that have fired (an error answered or a hang begun)
+        # Each fired fault: (case, AXI ID), the read's ID or None for a write (AXI writes
+        # fail at the B response, which this model does not tie to an AW here).
+        self.injections: list[tuple[str, int | None]] = []
         self.ram.read_if._read = self._read
         # cocotbext-axi answers one read burst at a time; this keeps many in flight. Its
         # reader already runs (started out of reset at construction): restart it as ours.
@@ -82,7 +85,7 @@ class DdrModel:
         r = read_if.r_channel._transaction_obj()
         r.rid, r.rlast, r.rresp = int(ar.arid), 1, AxiResp.OKAY
         try:
-            data = await self._read(int(ar.araddr) // lanes * lanes, lanes)
+            data = await self._read(int(ar.araddr) // lanes * lanes, lanes, int(ar.arid))
         except InjectedError:
             data, r.rresp = bytes(lanes), AxiResp.SLVERR
         r.rdata = int.from_bytes(data, "little")
@@ -91,18 +94,18 @@ class DdrModel:
         await read_if.r_channel.send(r)
         done.set()
 
-    async def _read(self, address: int, length: int) -> bytes:
+    async def _read(self, address: int, length: int, arid: int | None = None) -> bytes:
         self.reads += 1
         lo, hi = self.read_latency
         if self.hang_reads:
             self.hang_reads -= 1
-            self.injected += 1
+            self._fired("hang_reads", arid)
             await ClockCycles(self.clock, self.hang_cycles)
         else:
             await ClockCycles(self.clock, self.rng.randint(lo, hi))
         if self.fail_reads:
             self.fail_reads -= 1
-            self.injected += 1
+            self._fired("fail_reads", arid)
             raise InjectedError(f"read {address:#x}")
         return bytes(self.ram.read(address, length))
 
@@ -111,11 +114,15 @@ class DdrModel:
         if self.hang_writes:
             # The write is lost: a master that gave up on it must not count on it.
             self.hang_writes -= 1
-            self.injected += 1
+            self._fired("hang_writes", None)
             await ClockCycles(self.clock, self.hang_cycles)
             raise InjectedError(f"write {address:#x} timed out")
         if self.fail_writes:
             self.fail_writes -= 1
-            self.injected += 1
+            self._fired("fail_writes", None)
             raise InjectedError(f"write {address:#x}")
         self.ram.write(address, data)
+
+    def _fired(self, case: str, axi_id: int | None) -> None:
+        self.injected += 1
+        self.injections.append((case, axi_id))

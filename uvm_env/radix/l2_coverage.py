@@ -20,6 +20,22 @@ FAULT_CASES: dict[str, tuple[int, ...]] = {
 KINDS = {1: "read error", 2: "write error", 3: "timeout"}
 OP_CLASSES = ("match", "insert", "evict", "other")
 
+# The L2 master's AXI ID (radix_axi_arb, radix_l1_cache): {table, cache-local ID}; a
+# cache that prefetches splits its local ID into {tag, epoch}, tag 0 the demand read
+# and tag s+1 prefetch slot s. radix_core gives prefetch to the line tables only.
+L1_IDW, TAG_W = 4, 2
+PREFETCH_TABLES = ("ltok", "lkv", "llink")
+TABLE_ORDER = ("node", "lnext", "lprev", "free_nodes", "ltok", "lkv", "llink",
+               "free_lines", "index")
+
+
+def is_prefetch_read(axi_id: int, prefetch_depth: int) -> bool:
+    """Whether a read with this ID was a prefetch. An error on one only empties its
+    slot (a demand for the line reads it again), so it need not fault the core."""
+    table = TABLE_ORDER[axi_id >> L1_IDW]
+    tag = (axi_id & ((1 << L1_IDW) - 1)) >> (L1_IDW - TAG_W)
+    return prefetch_depth > 0 and table in PREFETCH_TABLES and tag != 0
+
 
 def op_class(op: int | None) -> str:
     return {OP_MATCH: "match", OP_INSERT: "insert", OP_EVICT: "evict"}.get(op, "other")
