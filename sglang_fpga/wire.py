@@ -303,8 +303,10 @@ REG_CTRL, REG_GIE, REG_IER, REG_ISR, REG_ARGS = 0x00, 0x04, 0x08, 0x0C, 0x10
 # cmd_ptr, cmd_words, rsp_ptr, rsp_capacity, l2_ptr | rsp_words, status
 RADIX_ARGS, RADIX_OUTS = 5, 2
 FSM_ARGS, FSM_OUTS = 8, 3        # ..., mask_ptr/capacity, table_ptr/bytes | +mask_words
-RADIX_STATUS_BITS = {0: "response buffer overflow", 1: "misaligned buffer",
-                     2: "L2 region moved (l2_ptr differs from the bound region)"}
+RADIX_ST_OVERFLOW, RADIX_ST_MISALIGNED, RADIX_ST_L2_MOVED = 0, 1, 2   # status bits
+RADIX_STATUS_BITS = {RADIX_ST_OVERFLOW: "response buffer overflow",
+                     RADIX_ST_MISALIGNED: "misaligned buffer",
+                     RADIX_ST_L2_MOVED: "L2 region moved (l2_ptr differs from the bound region)"}
 FSM_STATUS_BITS = {0: "result buffer overflow", 1: "mask buffer overflow",
                    2: "misaligned buffer"}
 WORDS_PER_BEAT = KERNEL_DATA_W // 64

@@ -97,7 +97,6 @@ class RadixL2FaultsTest(RadixRandomBase):
         await env.drain()
         await self.check_csrs()
 
-
     async def arm_and_run(self, case: str, name: str, n_ops: int) -> bool:
         """Arm one fault of ``case``, run traffic until it fires; whether it did."""
         env, ddr, sb = self.env, self.env.ddr, self.env.scoreboard

@@ -21,7 +21,8 @@ from models import workloads
 from sglang_fpga.l2_layout import L2Layout
 from sglang_fpga.wire import (
     RADIX_ARGS,
-    RADIX_STATUS_BITS,
+    RADIX_ST_L2_MOVED,
+    RADIX_ST_MISALIGNED,
     radix_command_buffer,
     radix_split_responses,
 )
@@ -34,8 +35,6 @@ from uvm_env.radix.radix_scoreboard import RadixScoreboard
 from uvm_env.top.kernel_host import KernelHost
 
 CMD_BASE, RSP_BASE, L2_BASE, RAM_BYTES = 0x0000, 0x10_0000, 0x18_0000, 0x20_0000
-ST_MISALIGNED, ST_L2_MOVED = (next(b for b, what in RADIX_STATUS_BITS.items() if key in what)
-                              for key in ("misaligned", "moved"))
 
 
 class KernelRadixEnv(uvm_env):
@@ -81,7 +80,7 @@ class KernelRadixTest(BaseTest):
             garbage = rng.randbytes(env.l2_bytes)
             env.host.ram.write(L2_BASE, garbage)
             # Refused before anything is bound: the region stays free to choose.
-            await self.refused_run(L2_BASE + 64, 1 << ST_MISALIGNED)
+            await self.refused_run(L2_BASE + 64, 1 << RADIX_ST_MISALIGNED)
         trace = workloads.ecommerce_qa(seed=self.cfg.seed % 1000,
                                        requests=env_int("N_REQUESTS", 12))
         kv = 1000
@@ -97,7 +96,7 @@ class KernelRadixTest(BaseTest):
         if env.l2:
             sb.compare("the L2 build wrote its region", True,
                        env.host.ram.read(L2_BASE, env.l2_bytes) != garbage)
-            await self.refused_run(L2_BASE + 0x1000, 1 << ST_L2_MOVED)
+            await self.refused_run(L2_BASE + 0x1000, 1 << RADIX_ST_L2_MOVED)
         # Second run: the tree survived; lock what the first run returned, evict, unlock.
         handles = sb.pred.live_handles()
         picks = rng.sample(handles, min(4, len(handles)))

@@ -41,9 +41,9 @@ class DdrModel:
         # Armed faults: how many of the next reads / writes fail or hang.
         self.fail_reads = self.fail_writes = self.hang_reads = self.hang_writes = 0
         self.reads = self.writes = 0
-        self.injected = 0    # armed faults that have fired (an error answered or a hang begun)
-        # Each fired fault: (case, AXI ID), the read's ID or None for a write (AXI writes
-        # fail at the B response, which this model does not tie to an AW here).
+        # Each armed fault that fired (an error answered or a hang begun): (case, AXI ID),
+        # the read's ID or None for a write (AXI writes fail at the B response, which
+        # this model does not tie to an AW here).
         self.injections: list[tuple[str, int | None]] = []
         self.ram.read_if._read = self._read
         # cocotbext-axi answers one read burst at a time; this keeps many in flight. Its
@@ -123,6 +123,10 @@ class DdrModel:
             raise InjectedError(f"write {address:#x}")
         self.ram.write(address, data)
 
+    @property
+    def injected(self) -> int:
+        """Armed faults that have fired."""
+        return len(self.injections)
+
     def _fired(self, case: str, axi_id: int | None) -> None:
-        self.injected += 1
         self.injections.append((case, axi_id))
