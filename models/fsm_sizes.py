@@ -10,14 +10,18 @@ UltraRAM from 4,096 words, block RAM from 64, LUT RAM below.  A 512-bit word is
 
 Budget (docs/fsm-protocol.md, "Memories and sizes"): the VC1902 on the VCK5000
 has 463 URAM288 and 967 BRAM36 (AMD DS950, Versal AI Core series data sheet);
-the token-FSM and the radix controller together may use 90 % of each, and the
-radix controller's VCK5000 configuration takes 320 URAM and 129 BRAM36 in the
-Yosys estimate (docs/radix-protocol.md; an estimate, not a Vivado result).
+the token-FSM and the radix controller together may use 90 % of each.  The radix
+controller's VCK5000 configuration is its L2 build (tables in DDR4 behind L1
+caches), which takes 0 URAM and 171 BRAM36 in the Yosys estimate; its on-chip
+build of the same node and token counts takes 320 URAM and 129 BRAM36
+(docs/radix-protocol.md; estimates, not Vivado results).  The size table shows
+the fit beside both.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +33,8 @@ URAM_DEPTH, BRAM_DEPTH = 4096, 512
 COLUMNS = -(-WORD_BITS // 72)  # 8 RAMs side by side for one 512-bit word
 VC1902_URAM, VC1902_BRAM36 = 463, 967
 SHARE = 0.9
-RADIX_URAM, RADIX_BRAM36 = 320, 129
+RADIX_URAM, RADIX_BRAM36 = 0, 171  # the L2 build, the board's configuration
+RADIX_ONCHIP_URAM, RADIX_ONCHIP_BRAM36 = 320, 129
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,26 @@ class Budget:
 def fsm_budget(radix_uram: int = RADIX_URAM, radix_bram36: int = RADIX_BRAM36) -> Budget:
     """What the token-FSM may use beside the radix controller."""
     return Budget(int(SHARE * VC1902_URAM) - radix_uram, int(SHARE * VC1902_BRAM36) - radix_bram36)
+
+
+def onchip_radix_budget() -> Budget:
+    """What the token-FSM may use beside the radix controller's on-chip build."""
+    return fsm_budget(RADIX_ONCHIP_URAM, RADIX_ONCHIP_BRAM36)
+
+
+def loads_into(t: TokenTables, config: Mapping[str, int]) -> bool:
+    """Whether an ``fsm_top`` built with ``config`` takes this grammar (the
+    loader's capacity checks: widths, comb entries, mask rows, vocabulary)."""
+    tok_w = max(1, (config["VocabMax"] - 1).bit_length())
+    return (
+        t.state_bits <= config["StateW"]
+        and t.class_bits <= config["ClassW"]
+        and t.row_bits <= config.get("RowW", 16)
+        and t.token_bits <= tok_w
+        and t.comb_size <= config["NsCap"]
+        and t.num_mask_rows <= config["RowCap"]
+        and t.vocab_size <= config["VocabMax"]
+    )
 
 
 def section_words(t: TokenTables) -> dict[str, int]:
@@ -93,6 +118,8 @@ def report(t: TokenTables, banks: int = 2, budget: Budget | None = None) -> dict
         "budget_uram": budget.uram,
         "budget_bram36": budget.bram36,
         "fits": uram <= budget.uram and bram <= budget.bram36,
+        "fits_beside_onchip_radix": (uram <= onchip_radix_budget().uram
+                                     and bram <= onchip_radix_budget().bram36),
     }
 
 
@@ -104,7 +131,9 @@ def format_report(name: str, r: dict[str, object]) -> str:
         f"({r['compression']}x); mask padding {r['mask_padding_pct']} %; per bank "
         f"{r['uram_per_bank']} URAM + {r['bram36_per_bank']} BRAM36; {r['banks']} banks "
         f"{r['uram']} URAM + {r['bram36']} BRAM36 vs budget {r['budget_uram']} URAM + "
-        f"{r['budget_bram36']} BRAM36: {'fits' if r['fits'] else 'DOES NOT FIT'}"
+        f"{r['budget_bram36']} BRAM36 beside the radix controller's L2 build: "
+        f"{'fits' if r['fits'] else 'DOES NOT FIT'} (beside its on-chip build: "
+        f"{'fits' if r['fits_beside_onchip_radix'] else 'does not fit'})"
     )
 
 
@@ -193,8 +222,12 @@ def tekken_path() -> Path | None:
     return None
 
 
-def size_table(banks: int = 2) -> tuple[list[dict[str, object]], str]:
-    """Build every grammar on GPT-2 and tekken and tabulate its sizes (minutes)."""
+def size_table(
+    banks: int = 2, config: Mapping[str, int] | None = None
+) -> tuple[list[dict[str, object]], str]:
+    """Build every grammar on GPT-2 and tekken and tabulate its sizes (minutes).
+    ``config``: an ``fsm_top`` configuration (the board's); the table then says
+    whether each grammar loads into that build."""
     from .token_fsm import TokenFSM
     from .vocab import Vocabulary
 
@@ -203,24 +236,41 @@ def size_table(banks: int = 2) -> tuple[list[dict[str, object]], str]:
     if tekken is not None:
         vocabs.append(Vocabulary.from_tekken(tekken))
     rows = []
+    onchip = onchip_radix_budget()
     lines = [
-        f"budget beside the radix controller: {fsm_budget().uram} URAM, "
-        f"{fsm_budget().bram36} BRAM36; {banks} banks (grammars + spare)",
+        f"budget beside the radix controller's L2 build (its VCK5000 configuration): "
+        f"{fsm_budget().uram} URAM, {fsm_budget().bram36} BRAM36; beside its on-chip build: "
+        f"{onchip.uram} URAM, {onchip.bram36} BRAM36; {banks} banks (grammar + spare)",
         "| grammar | vocabulary | states x classes | live | comb | dense bits | compressed bits "
-        "| ratio | URAM/bank | BRAM36/bank | fits |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| ratio | URAM/bank | BRAM36/bank | fits (L2 radix) | fits (on-chip radix) "
+        "| loads into the VCK5000 build |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for vocab in vocabs:
         for name, pattern in grammars().items():
-            r = report(TokenFSM.from_regex(pattern, vocab).tables, banks=banks)
+            t = TokenFSM.from_regex(pattern, vocab).tables
+            r = report(t, banks=banks)
             r["grammar"], r["vocab"] = name, vocab.name
+            r["loads_into_build"] = None if config is None else loads_into(t, config)
             rows.append(r)
+            loads = "-" if config is None else ("yes" if r["loads_into_build"] else "no")
             lines.append(
                 f"| {name} | {vocab.name} | {r['states']} x {r['classes']} "
                 f"| {r['live_transitions']:,} | {r['comb_size']:,} | {r['dense_next_bits']:,} "
                 f"| {r['compressed_next_bits']:,} | {r['compression']} | {r['uram_per_bank']} "
-                f"| {r['bram36_per_bank']} | {'yes' if r['fits'] else 'no'} |"
+                f"| {r['bram36_per_bank']} | {'yes' if r['fits'] else 'no'} "
+                f"| {'yes' if r['fits_beside_onchip_radix'] else 'no'} | {loads} |"
             )
+    if config is not None:
+        uram, bram = config_rams(
+            config["VocabMax"], config["StateW"], config["ClassW"], config["RowW"],
+            config["NsCap"], config["RowCap"], config["NGrammars"])
+        verdict = "fits" if uram <= fsm_budget().uram and bram <= fsm_budget().bram36 \
+            else "DOES NOT FIT"
+        lines.append(
+            f"VCK5000 build of fsm_top ({config['NGrammars']} grammars + spare bank, "
+            f"NsCap {config['NsCap']:,}, RowCap {config['RowCap']}): {uram} URAM + {bram} "
+            f"BRAM36, {verdict} beside the radix controller's L2 build")
     if tekken is None:
         lines.append("tekken: not measured (mistral-common's tekken_240911.json not found)")
     return rows, "\n".join(lines)

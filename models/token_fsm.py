@@ -32,7 +32,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .regex_dfa import ByteDFA, bfs_order, compile_regex, refine_partition
-from .token_tables import REJECT_CLASS, TokenTables, compress_next_state, expand_next_state
+from .token_tables import (
+    REJECT_CLASS,
+    TokenTables,
+    compress_next_state,
+    expand_next_state,
+    interval_class_order,
+)
 from .vocab import Vocabulary
 
 __all__ = [
@@ -222,11 +228,13 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
     qacc = acc_r[rep]
 
     # 6. Token classes: functions equal on the merged states form one class.
-    #    Classes live in more states come first (ties: the lowest token id using
-    #    them): rows of the row-displaced next-state table then have their live
-    #    entries near the front and overlap far better (1.65x fewer comb entries on
-    #    the financial-summary schema over GPT-2).  Functions that are dead on
-    #    every reachable state join the reject class.
+    #    Classes are numbered so that each state's live classes form few
+    #    contiguous runs (interval_class_order; ties start from the classes live
+    #    in more states, then the lowest token id using them): rows of the
+    #    row-displaced next-state table then nest and leave few holes (870,850 ->
+    #    680,991 comb entries on the financial-summary schema over GPT-2, with
+    #    641,579 live transitions; 1,436,359 in token-id order).  Functions that
+    #    are dead on every reachable state join the reject class.
     has_eos = vocab.eos_id is not None
     first = 2 if has_eos else 1
     row_id = _row_ids_first_order(qsucc)
@@ -239,6 +247,7 @@ def _build_tables(dfa: ByteDFA, vocab: Vocabulary) -> tuple[TokenTables, BuildIn
     func_of_key[row_id[::-1]] = np.arange(len(row_id))[::-1]
     live_states = (qsucc[func_of_key[keys]] >= 0).sum(axis=1)
     ranked = keys[np.lexsort((first_pos, -live_states))]
+    ranked = ranked[interval_class_order(qsucc[func_of_key[ranked]] >= 0)]
     class_of_key = np.full(len(func_of_key), -1, dtype=np.int64)
     class_of_key[ranked] = np.arange(len(ranked))
     token_class = np.full(len(vocab), REJECT_CLASS, dtype=np.int64)

@@ -128,6 +128,49 @@ class TokenTables:
         )
 
 
+def interval_class_order(live: np.ndarray) -> np.ndarray:
+    """A numbering of classes (the rows of ``live``, classes x states) under which
+    each state's live classes lie in few contiguous runs, so that comb rows nest
+    like intervals and leave few holes.
+
+    Greedy ordered-partition refinement: distinct live sets, heaviest first (states
+    sharing the set x its size), split every block into members and non-members;
+    the members go next to the previous block's members when it ended with them, so
+    a set already cut at a block edge stays one run.  On the financial-summary
+    schema over GPT-2 the comb drops from 870,850 entries (classes by live-state
+    count) to 680,991, against 641,579 live transitions."""
+    num_classes = live.shape[0]
+    if live.shape[1] == 0 or num_classes == 0:
+        return np.arange(num_classes)
+    cols = np.ascontiguousarray(live.T)
+    void = cols.view(np.dtype((np.void, cols.shape[1]))).ravel()
+    _, first, inverse, counts = np.unique(
+        void, return_index=True, return_inverse=True, return_counts=True
+    )
+    sets = cols[first]
+    weight = counts * sets.sum(axis=1)
+    blocks = [np.arange(num_classes)]
+    for k in np.lexsort((first, -weight)).tolist():
+        member = sets[k]
+        if not member.any():
+            continue
+        refined: list[np.ndarray] = []
+        prev_in = False
+        for b in blocks:
+            inside, outside = b[member[b]], b[~member[b]]
+            if len(inside) == 0 or len(outside) == 0:
+                refined.append(b)
+                prev_in = len(inside) > 0
+            elif prev_in:
+                refined += [inside, outside]
+                prev_in = False
+            else:
+                refined += [outside, inside]
+                prev_in = True
+        blocks = refined
+    return np.concatenate(blocks)
+
+
 #: Rows with at least this many live classes search only the last
 #: ``_FIT_WINDOW`` bases before the end of the filled part (see compress_next_state).
 _WIDE_ROW = 8

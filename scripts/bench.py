@@ -17,6 +17,7 @@ from scripts import (
     bench_radix_l2,
     bench_radix_model,
     bench_radix_rtl,
+    boards,
 )
 from scripts.registry import ROOT
 
@@ -38,7 +39,8 @@ def main() -> int:
     results["fsm_peers"] = bench_fsm_peers.run(python=venv_python)
     print(bench_fsm_rtl.table(results["fsm_rtl"], results["fsm_peers"]))
     print("\n== token-FSM table sizes and VCK5000 fit ==")
-    results["fsm_sizes"], text = fsm_sizes.size_table()
+    results["fsm_sizes"], text = fsm_sizes.size_table(
+        config=boards.load("vck5000").configs["fsm"])
     print(text)
     print("\n== radix golden model (Python, wall clock) vs SGLang ==")
     results["radix_model"] = bench_radix_model.run()

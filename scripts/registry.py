@@ -110,23 +110,19 @@ def _board_config(board: str, kernel: str) -> dict[str, int]:
     return dict(boards.load(board).configs[kernel])
 
 
+# The VCK5000 node and token counts in the on-chip build (L2 = 0, the child index
+# on chip with 2 entries per node: 16,384 buckets x 8 ways): radix_scale fills it
+# from workload traces. The board's own configuration is the L2 build.
+_RADIX_ONCHIP_VCK5000 = {**_board_config("vck5000", "radix"), "L2": 0, "HashBuckets": 16384,
+                         "HashWays": 8}
+
 _FSM = ("rtl/fsm/fsm.f",)
-# One DUT configuration for every fsm test (one build per simulator): the smallest
-# that holds the source document's financial-summary schema on GPT-2 with the
-# compressed next-state table (14,201 states, 359 classes, 201 mask rows, comb of
-# 1,436,359 entries; NsCap is that rounded up to 22 x 65,536), with two resident
-# grammars (fsm_json loads a second one). Its memories need 672 URAM + 104 BRAM36
-# (models.fsm_sizes.config_rams; 440 URAM with one grammar): more than the VC1902's
-# 463 URAM, so it is still a simulation configuration (docs/fsm-protocol.md).
-_FSM_PARAMS = {
-    "VocabMax": 50257,
-    "ClassW": 9,
-    "StateW": 14,
-    "RowW": 8,
-    "NsCap": 1441792,
-    "RowCap": 208,
-    "NGrammars": 2,
-}
+# One DUT configuration for every fsm test (one build per simulator): the board's
+# VCK5000 configuration (scripts/boards/vck5000.toml, [config.fsm]): two resident
+# grammars and the spare bank, each bank sized for the source document's
+# financial-summary schema on GPT-2 (14,201 states, 359 classes, 680,957 comb
+# entries, 201 mask rows), which fsm_json loads beside a second grammar.
+_FSM_PARAMS = _board_config("vck5000", "fsm")
 
 # The summary/sentiment regex over tekken: 131,072 tokens (256 mask beats), 1,646
 # states, 216 classes, 45,699 comb entries, 82 mask rows.
@@ -558,11 +554,11 @@ TESTS: dict[str, SimTest] = {
         _entry(
             "radix_scale",
             "RadixScaleTest",
-            "VCK5000 configuration filled with >= 1M tokens from workload traces",
+            "VCK5000 node and token counts, on-chip build, filled with >= 1M tokens",
             block="radix",
             top="radix_top",
             filelists=_RADIX,
-            parameters=_board_config("vck5000", "radix"),
+            parameters=_RADIX_ONCHIP_VCK5000,
             sims=VERILATOR,
             env={"TOKENS": "1100000"},
             ci_env={"TOKENS": "150000"},

@@ -177,9 +177,14 @@ def estimate_design(d: Design, board: boards.Board, workdir: Path) -> Estimate:
             est.error = est.error.replace(os.path.relpath(src.resolve(), workdir.resolve()),
                                           _show(src))
         return est
+    return summarise_workdir(est, board, workdir)
+
+
+def summarise_workdir(est: Estimate, board: boards.Board, workdir: Path) -> Estimate:
+    """Fill `est` from the stat.json and netlist.json Yosys left in `workdir`."""
     cells = _cell_counts(json.loads((workdir / "stat.json").read_text()))
     _summarise(est, cells, board)
-    add_levels(est, json.loads((workdir / "netlist.json").read_text()), d.top)
+    add_levels(est, json.loads((workdir / "netlist.json").read_text()), est.top)
     est.status = "ok"
     return est
 
@@ -221,6 +226,47 @@ def parse_overrides(items: Sequence[str]) -> dict[str, int]:
     return out
 
 
+@dataclass
+class Combined:
+    """Both cores on one card, from the latest estimate of each at the board's
+    configuration: memory within COMBINED_MEMORY_SHARE of URAM and BRAM, LUTs
+    within COMBINED_LUT_SHARE (the rest is the shell's and the link's)."""
+
+    tops: list[str]
+    resources: dict[str, float]
+    percent: dict[str, float]
+    limits: dict[str, float]
+    fits: bool
+
+
+# Both cores on one card may take 90 % of its URAM and BRAM and 50 % of its LUTs.
+COMBINED_MEMORY_SHARE, COMBINED_LUT_SHARE = 0.9, 0.5
+COMBINED_TOPS = ("radix_top", "fsm_top")
+RESULT_FILE = "result.json"
+
+
+def combined(board: boards.Board, out_root: Path = OUT_ROOT) -> Combined | None:
+    """The combined fit from each top's saved result at the board's configuration
+    (no SET overrides), or None until both have one."""
+    ests = []
+    for top in COMBINED_TOPS:
+        path = out_root / board.name / top / RESULT_FILE
+        if not path.exists():
+            return None
+        data = json.loads(path.read_text())
+        if data.get("status") != "ok":
+            return None
+        ests.append(data)
+    keys = ("lut", "bram36", "uram")
+    res = {k: sum(float(e["resources"][k]) for e in ests) for k in keys}
+    limits = {"lut": COMBINED_LUT_SHARE * board.resources["lut"],
+              "bram36": COMBINED_MEMORY_SHARE * board.resources["bram36"],
+              "uram": COMBINED_MEMORY_SHARE * board.resources["uram"]}
+    pct = {k: round(100.0 * res[k] / board.resources[k], 2) for k in keys}
+    return Combined([e["top"] for e in ests], res, pct, limits,
+                    all(res[k] <= limits[k] for k in keys))
+
+
 def run(board: boards.Board, top: str = "all", out_root: Path = OUT_ROOT,
         overrides: Mapping[str, int] | None = None) -> list[Estimate]:
     outdir = out_root / board.name
@@ -235,16 +281,30 @@ def run(board: boards.Board, top: str = "all", out_root: Path = OUT_ROOT,
         print(f"estimate {k.name} ({k.top}{suffix}) ...", flush=True)
         design = Design.of(k, board)
         design.parameters = {**design.parameters, **(overrides or {})}
-        results.append(estimate_design(design, board, outdir / f"{k.top}{suffix}"))
+        workdir = outdir / f"{k.top}{suffix}"
+        results.append(estimate_design(design, board, workdir))
+        (workdir / RESULT_FILE).write_text(json.dumps(asdict(results[-1]), indent=2) + "\n")
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "estimate.json").write_text(json.dumps(
         {"label": LABEL, "board": board.name, "part": board.part, "yosys": SYNTH_CMD,
          "tops": [asdict(r) for r in results]}, indent=2) + "\n")
-    (outdir / "estimate.md").write_text(markdown(board, results))
+    (outdir / "estimate.md").write_text(markdown(board, results, combined(board, out_root)))
     return results
 
 
-def markdown(board: boards.Board, results: Sequence[Estimate]) -> str:
+def combined_text(board: boards.Board, c: Combined | None) -> str:
+    if c is None:
+        return ("combined fit: needs an estimate of both radix_top and fsm_top at the "
+                f"board's configuration (make synth-estimate BOARD={board.name})")
+    parts = ", ".join(f"{k.upper()} {_fmt(c.resources[k])} ({c.percent[k]:.2f} %, limit "
+                      f"{_fmt(round(c.limits[k], 1))})" for k in ("lut", "uram", "bram36"))
+    return (f"combined fit of {' + '.join(c.tops)} ({LABEL}): {parts}: "
+            f"{'FITS' if c.fits else 'DOES NOT FIT'} (limits: {COMBINED_LUT_SHARE:.0%} of "
+            f"LUTs, {COMBINED_MEMORY_SHARE:.0%} of URAM and of BRAM36)")
+
+
+def markdown(board: boards.Board, results: Sequence[Estimate],
+             both: Combined | None = None) -> str:
     keys = boards.RESOURCE_KEYS
     lines = [
         f"# {LABEL}",
@@ -269,7 +329,7 @@ def markdown(board: boards.Board, results: Sequence[Estimate]) -> str:
         else:
             cols, levels = ["-"] * len(keys), "-"
         lines.append(f"| {r.top} | {r.status} | {' | '.join(cols)} | {levels} | {took} |")
-    lines.append("")
+    lines += ["", combined_text(board, both), ""]
     for r in results:
         if r.status == "ok":
             params = ", ".join(f"{k}={v}" for k, v in r.parameters.items()) or "RTL defaults"
@@ -322,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             bad += 1
             print(f"  {r.top}: FAILED after {r.seconds:.0f} s: {r.error}\n    log: {r.log}")
+    print("  " + combined_text(board, combined(board)))
     print(f"written: {OUT_ROOT / board.name / 'estimate.md'}")
     return EXIT_USAGE if asked_absent else (1 if bad else 0)
 

@@ -28,12 +28,14 @@ from ..wire import (
 
 @dataclass(frozen=True)
 class FsmGeometry:
-    """The validator's build parameters that decide what fits and what is in range."""
+    """The validator's build parameters that decide what fits and what is in range.
+    The defaults are the VCK5000 configuration (scripts/boards/vck5000.toml)."""
 
     vocab_max: int = 50257
     state_w: int = 14
     class_w: int = 9
-    row_cap: int = 208
+    ns_cap: int = 688128
+    row_cap: int = 204
     n_slots: int = 8
     n_grammars: int = 2
     mask_w: int = 512
@@ -41,12 +43,14 @@ class FsmGeometry:
     @classmethod
     def from_params(cls, params: dict[str, int]) -> FsmGeometry:
         names = {"vocab_max": "VocabMax", "state_w": "StateW", "class_w": "ClassW",
-                 "row_cap": "RowCap", "n_slots": "NSlots", "n_grammars": "NGrammars"}
+                 "ns_cap": "NsCap", "row_cap": "RowCap", "n_slots": "NSlots",
+                 "n_grammars": "NGrammars"}
         return cls(**{k: int(params[v]) for k, v in names.items() if v in params})
 
     def to_params(self) -> dict[str, int]:
         return {"VocabMax": self.vocab_max, "StateW": self.state_w, "ClassW": self.class_w,
-                "RowCap": self.row_cap, "NSlots": self.n_slots, "NGrammars": self.n_grammars}
+                "NsCap": self.ns_cap, "RowCap": self.row_cap, "NSlots": self.n_slots,
+                "NGrammars": self.n_grammars}
 
 
 @dataclass
@@ -154,6 +158,7 @@ class FsmModelBackend:
                 t = fsm.tables
                 if (t.vocab_size > self.geo.vocab_max or t.state_bits > self.geo.state_w
                         or t.class_bits > self.geo.class_w
+                        or t.comb_size > self.geo.ns_cap
                         or t.num_mask_rows > self.geo.row_cap):
                     status = FsmStatus.LD_CAPACITY
         if status == FsmStatus.OK:

@@ -30,7 +30,8 @@ from ..models.vocab import Vocabulary
 from ..serving import GrammarCore, SlotPool
 
 logger = logging.getLogger(__name__)
-SERVING_GEOMETRY = FsmGeometry(vocab_max=1 << 18, state_w=16, class_w=16, row_cap=1 << 16,
+SERVING_GEOMETRY = FsmGeometry(vocab_max=1 << 18, state_w=16, class_w=16, ns_cap=1 << 26,
+                               row_cap=1 << 16,
                                n_slots=1024, n_grammars=64)
 
 

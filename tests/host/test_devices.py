@@ -144,3 +144,20 @@ def test_mask_batch_equals_single_masks(yes_no):
         dev.advance(slot, rng.choice([0, 2]))
     batch = dev.mask_batch([3, 0, 2])
     assert all(np.array_equal(a, dev.mask(s)) for a, s in zip(batch, [3, 0, 2], strict=True))
+
+
+@pytest.mark.parametrize("field", ["ns_cap", "row_cap"])
+def test_fsm_load_refuses_a_grammar_over_a_capacity(yes_no, field):
+    """The model refuses what the loader refuses (LD_CAPACITY): a comb longer than
+    NsCap, more mask rows than RowCap; one more entry or row loads."""
+    from sglang_fpga.backends.fsm_model import FsmGeometry
+    from sglang_fpga.models.table_image import load_image
+    from sglang_fpga.wire import FsmStatus
+
+    _, image = yes_no
+    t = load_image(image)
+    need = t.comb_size if field == "ns_cap" else t.num_mask_rows
+    FsmDevice("model", geometry=FsmGeometry(**{field: need})).load(0, image)
+    with pytest.raises(FsmLoadError) as err:
+        FsmDevice("model", geometry=FsmGeometry(**{field: need - 1})).load(0, image)
+    assert err.value.status == FsmStatus.LD_CAPACITY

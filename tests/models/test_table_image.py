@@ -15,6 +15,7 @@ from models import fsm_sizes
 from models import table_image as ti
 from models.regex_dfa import compile_regex
 from models.token_fsm import TokenFSM, compress_next_state, expand_next_state
+from models.token_tables import interval_class_order
 from models.vocab import Vocabulary
 
 SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
@@ -247,21 +248,70 @@ def test_compress_expand_random():
         assert np.array_equal(expand_next_state(base, nxt, chk, c, reject), ns)
 
 
+def test_interval_class_order_makes_nested_sets_contiguous():
+    """Live sets {1,4,6}, {1,4} and {0,3}: under the order each is one run, and the
+    order is a permutation (no class lost or doubled)."""
+    live = np.zeros((7, 5), dtype=bool)
+    for state, classes in enumerate(([1, 4, 6], [1, 4, 6], [1, 4], [0, 3], [0, 3])):
+        live[classes, state] = True
+    order = interval_class_order(live)
+    assert sorted(order.tolist()) == list(range(7))
+    pos = np.argsort(order)
+    for classes in ([1, 4, 6], [1, 4], [0, 3]):
+        p = sorted(pos[classes].tolist())
+        assert p == list(range(p[0], p[0] + len(p))), classes
+
+
+def test_interval_class_order_shrinks_the_comb_on_random_tables():
+    """Random tables whose states draw from a few nested live sets: the comb
+    under the order is never larger than under the identity, and still exact."""
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        c, s = int(rng.integers(20, 60)), int(rng.integers(30, 120))
+        reject = (1 << s.bit_length()) - 1
+        perm = rng.permutation(c)
+        sets = [perm[: int(k)] for k in rng.integers(2, c, 4)]
+        ns = np.full((c, s), reject)
+        for st in range(s):
+            cols = sets[int(rng.integers(len(sets)))]
+            ns[cols, st] = rng.integers(0, s, len(cols))
+        plain = compress_next_state(ns, reject)[1]
+        order = interval_class_order(ns != reject)
+        base, nxt, chk = compress_next_state(ns[order], reject)
+        assert len(nxt) <= len(plain)
+        assert np.array_equal(expand_next_state(base, nxt, chk, c, reject), ns[order])
+
+
 def test_sizes_report(brief_fsm):
     """models.fsm_sizes on the summary/sentiment regex (GPT-2), counted by hand
-    for two banks: comb 34,074 x 4 B = 2,130 words x 2 -> 2 URAM rows of 8; mask
+    for two banks: comb 33,578 x 4 B = 2,099 words x 2 -> 2 URAM rows of 8; mask
     rows 82 x 99 words x 2 = 16,236 -> 4 URAM rows; token_class 786 words x 2 ->
     4 BRAM36 rows of 8; row_base and forced_token 52 words x 2 -> 1 BRAM36 row
     each; mask_index 26 words x 2 and the bitmaps: LUT RAM."""
     r = fsm_sizes.report(brief_fsm.tables, banks=2)
-    assert r["comb_size"] == 34074 and r["live_transitions"] == 33143
+    assert r["comb_size"] == 33578 and r["live_transitions"] == 33143
     assert r["dense_next_bits"] == 155 * 1646 * 16
-    assert r["compressed_next_bits"] == 34074 * 32 + 1646 * 16
+    assert r["compressed_next_bits"] == 33578 * 32 + 1646 * 16
     assert (r["uram"], r["bram36"]) == (8 * (2 + 4), 8 * (4 + 1 + 1))
-    assert r["fits"] and fsm_sizes.fsm_budget() == fsm_sizes.Budget(416 - 320, 870 - 129)
+    # Beside the radix L2 build (0 URAM, 171 BRAM36) and beside its on-chip build.
+    assert fsm_sizes.fsm_budget() == fsm_sizes.Budget(416 - 0, 870 - 171)
+    assert fsm_sizes.onchip_radix_budget() == fsm_sizes.Budget(416 - 320, 870 - 129)
+    assert r["fits"] and r["fits_beside_onchip_radix"]
     assert r["mask_padding_bits"] == 82 * 416
     eight = fsm_sizes.report(brief_fsm.tables, banks=8)  # 8 x (5 + 16 + 2) = 184 URAM
-    assert eight["uram"] == 184 and not eight["fits"]
+    assert eight["uram"] == 184 and eight["fits"] and not eight["fits_beside_onchip_radix"]
+
+
+def test_loads_into_checks_every_capacity(brief_fsm):
+    """The loader's capacity rule (states, classes, comb, rows, vocabulary): the
+    regex loads into the VCK5000 build and fails each capacity one short."""
+    t = brief_fsm.tables
+    cfg = {"VocabMax": 50257, "StateW": 14, "ClassW": 9, "NsCap": 688128, "RowCap": 204}
+    assert fsm_sizes.loads_into(t, cfg)
+    for key, value in (("VocabMax", t.vocab_size - 1), ("StateW", t.state_bits - 1),
+                       ("ClassW", t.class_bits - 1), ("NsCap", t.comb_size - 1),
+                       ("RowCap", t.num_mask_rows - 1)):
+        assert not fsm_sizes.loads_into(t, {**cfg, key: value}), key
 
 
 def test_config_rams():

@@ -301,3 +301,30 @@ def test_parameter_overrides_parse_and_refuse_bad_pairs():
 def test_bad_override_is_a_usage_error_before_any_yosys_run(capsys):
     assert synth_estimate_main(["--board", "vck5000", "--top", "radix", "--set", "L2"]) == 2
     assert "expected NAME=VALUE" in capsys.readouterr().err
+
+
+def _saved_result(out_root: Path, top: str, lut: float, uram: float, bram36: float) -> None:
+    est = Estimate(top.removesuffix("_top"), top, "ok",
+                   resources={"lut": lut, "ff": 0, "bram36": bram36, "uram": uram, "dsp": 0})
+    workdir = out_root / BOARD.name / top
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / synth_estimate.RESULT_FILE).write_text(json.dumps(asdict(est)))
+
+
+def test_combined_fit_sums_both_tops_against_the_shares(tmp_path):
+    """90 % of the card's URAM and BRAM36, 50 % of its LUTs; None until both exist."""
+    assert synth_estimate.combined(BOARD, tmp_path) is None
+    _saved_result(tmp_path, "radix_top", lut=170_000, uram=0, bram36=171)
+    assert synth_estimate.combined(BOARD, tmp_path) is None
+    _saved_result(tmp_path, "fsm_top", lut=60_000, uram=392, bram36=104)
+    both = synth_estimate.combined(BOARD, tmp_path)
+    assert both is not None and both.fits
+    assert both.resources == {"lut": 230_000, "bram36": 275, "uram": 392}
+    assert both.limits["uram"] == pytest.approx(0.9 * 463)
+    assert "FITS" in synth_estimate.combined_text(BOARD, both)
+    # One URAM over 90 % of 463 (416.7), then LUTs over half of 880,000.
+    _saved_result(tmp_path, "fsm_top", lut=60_000, uram=417, bram36=104)
+    assert not synth_estimate.combined(BOARD, tmp_path).fits
+    _saved_result(tmp_path, "fsm_top", lut=270_001, uram=0, bram36=0)
+    both = synth_estimate.combined(BOARD, tmp_path)
+    assert not both.fits and "DOES NOT FIT" in synth_estimate.combined_text(BOARD, both)
