@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // Merges the AXI4 traffic of N L1 caches (radix_pkg RQ_*/RS_* bundles) into one master.
 //
-// Every request is a single 64-byte beat. AR and AW are granted round robin; a grant
-// is held while the granted request waits for its ready, so the master's payload
-// is stable as AXI requires. The write data follows the AW grants in order (a
-// WqDepth-deep queue of granted masters; AW waits while it is full), so a cache may
-// offer W before, with or after its AW. Responses go back by ID: the master's ID
-// is {cache index, the cache's own ID}. Caches always accept responses (RREADY and
-// BREADY high), so the response channels carry no arbitration.
+// Every request is a single 64-byte beat. AR, AW and W leave through output
+// registers, so the master's payload is stable as AXI requires and no master
+// output depends combinationally on a cache (the 300 MHz structure: the
+// arbitration, a one-hot round robin and an AND-OR select, ends in a register).
+// A register takes a new beat whenever it is empty or its beat leaves that
+// cycle, so each channel carries one beat per cycle; a request costs one cycle
+// of latency. AR and AW are granted round robin among the caches offering one.
+// The write data follows the AW handshakes on the master in order (a
+// WqDepth-deep queue of one-hot cache selects; AW waits while it is full), so a
+// cache may offer W before, with or after its AW, and no W beat leaves before
+// its AW. Responses go back by ID: the master's ID is {cache index, the cache's
+// own ID}. Caches always accept responses (RREADY and BREADY high), so the
+// response channels carry no arbitration.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -62,101 +68,178 @@ module radix_axi_arb #(
   `COMMON_PARAM_CHECK(g_bad_wq, WqDepth >= 2 && (WqDepth & (WqDepth - 1)) == 0,
                       "radix_axi_arb: WqDepth must be a power of two >= 2")
 
-  localparam int QW = $clog2(WqDepth);
-  localparam int RQ = radix_pkg::L1_REQ_W;
-  localparam int RS = radix_pkg::L1_RSP_W;
+  localparam int QW  = $clog2(WqDepth);
+  localparam int RQ  = radix_pkg::L1_REQ_W;
+  localparam int RS  = radix_pkg::L1_RSP_W;
+  localparam int CID = radix_pkg::L1_IDW;
 
-  // The first requester after `last`, round robin; `last` itself has the lowest priority.
-  function automatic logic [IxW-1:0] rr_pick(input logic [N-1:0] req, input logic [IxW-1:0] last);
-    logic [IxW-1:0] j;
-    rr_pick = last;
-    for (int i = N; i >= 1; i--) begin
-      j = IxW'((int'(last) + i) % N);
-      if (req[j]) rr_pick = j;
+  // One-hot lowest set bit.
+  function automatic logic [N-1:0] lowest(input logic [N-1:0] x);
+    logic seen;
+    seen = 1'b0;
+    for (int i = 0; i < N; i++) begin
+      lowest[i] = x[i] && !seen;
+      seen      = seen || x[i];
     end
   endfunction
 
-  logic [N-1:0] arv, awv, wv;
+  // Round robin: the lowest requester above the last grant (`above`, a registered
+  // thermometer of the positions past it), else the lowest requester. One-hot.
+  function automatic logic [N-1:0] rr_pick(input logic [N-1:0] req, input logic [N-1:0] above);
+    rr_pick = (|(req & above)) ? lowest(req & above) : lowest(req);
+  endfunction
+
+  // The positions past a one-hot grant.
+  function automatic logic [N-1:0] past(input logic [N-1:0] g);
+    logic seen;
+    seen = 1'b0;
+    for (int i = 0; i < N; i++) begin
+      past[i] = seen;
+      seen    = seen || g[i];
+    end
+  endfunction
+
+  // AND-OR selects of one cache's field by a one-hot (or zero) select.
+  function automatic logic [63:0] pick64(input logic [N*RQ-1:0] req, input logic [N-1:0] g,
+                                         input int off);
+    pick64 = '0;
+    for (int m = 0; m < N; m++) if (g[m]) pick64 = pick64 | req[m*RQ + off +: 64];
+  endfunction
+  function automatic logic [511:0] pick512(input logic [N*RQ-1:0] req, input logic [N-1:0] g,
+                                           input int off);
+    pick512 = '0;
+    for (int m = 0; m < N; m++) if (g[m]) pick512 = pick512 | req[m*RQ + off +: 512];
+  endfunction
+  function automatic logic [CID-1:0] pick_id(input logic [N*RQ-1:0] req, input logic [N-1:0] g,
+                                             input int off);
+    pick_id = '0;
+    for (int m = 0; m < N; m++) if (g[m]) pick_id = pick_id | req[m*RQ + off +: CID];
+  endfunction
+  function automatic logic [IxW-1:0] index_of(input logic [N-1:0] g);
+    index_of = '0;
+    for (int m = 0; m < N; m++) if (g[m]) index_of = index_of | IxW'(m);
+  endfunction
+
+  logic [N-1:0] arv, awv, wv, bready, rready;
   for (genvar m = 0; m < N; m++) begin : g_v
-    assign arv[m] = req_i[m*RQ + radix_pkg::RQ_ARVALID];
-    assign awv[m] = req_i[m*RQ + radix_pkg::RQ_AWVALID];
-    assign wv[m]  = req_i[m*RQ + radix_pkg::RQ_WVALID];
+    assign arv[m]    = req_i[m*RQ + radix_pkg::RQ_ARVALID];
+    assign awv[m]    = req_i[m*RQ + radix_pkg::RQ_AWVALID];
+    assign wv[m]     = req_i[m*RQ + radix_pkg::RQ_WVALID];
+    assign bready[m] = req_i[m*RQ + radix_pkg::RQ_BREADY];
+    assign rready[m] = req_i[m*RQ + radix_pkg::RQ_RREADY];
   end
 
   // ---------------------------------------------------------------- AR
-  logic           ar_lock_q;
-  logic [IxW-1:0] ar_gnt_q, ar_last_q, ar_sel;
-  assign ar_sel        = ar_lock_q ? ar_gnt_q : rr_pick(arv, ar_last_q);
-  assign m_axi_arvalid = arv[ar_sel];
-  assign m_axi_araddr  = req_i[int'(ar_sel)*RQ + radix_pkg::RQ_ARADDR +: 64];
-  assign m_axi_arid    = {ar_sel, req_i[int'(ar_sel)*RQ + radix_pkg::RQ_ARID +: radix_pkg::L1_IDW]};
+  logic           ar_v_q;
+  logic [IdW-1:0] ar_id_q;
+  logic [63:0]    ar_addr_q;
+  logic [N-1:0]   ar_above_q, ar_gnt;
+  logic           ar_take;
+  assign ar_take = !ar_v_q || m_axi_arready;
+  assign ar_gnt  = ar_take ? rr_pick(arv, ar_above_q) : '0;
+
+  assign m_axi_arvalid = ar_v_q;
+  assign m_axi_araddr  = ar_addr_q;
+  assign m_axi_arid    = ar_id_q;
   assign m_axi_arlen   = 8'd0;
   assign m_axi_arsize  = 3'd6;
   assign m_axi_arburst = 2'b01;
 
   // ---------------------------------------------------------------- AW and the W order
-  logic           aw_lock_q;
-  logic [IxW-1:0] aw_gnt_q, aw_last_q, aw_sel;
-  logic [IxW-1:0] wq_q [WqDepth];
+  logic           aw_v_q;
+  logic [IdW-1:0] aw_id_q;
+  logic [63:0]    aw_addr_q;
+  logic [N-1:0]   aw_above_q, aw_gnt, aw_src_q;
+  logic           aw_take, aw_fire;
+  logic [N-1:0]   wq_q [WqDepth];
   logic [QW:0]    wq_wr_q, wq_rd_q;
   logic           wq_full, wq_empty;
-  logic [IxW-1:0] w_sel;
-  assign wq_full       = (wq_wr_q - wq_rd_q) == (QW + 1)'(WqDepth);
-  assign wq_empty      = (wq_wr_q == wq_rd_q);
-  assign aw_sel        = aw_lock_q ? aw_gnt_q : rr_pick(awv, aw_last_q);
-  assign m_axi_awvalid = awv[aw_sel] && !wq_full;
-  assign m_axi_awaddr  = req_i[int'(aw_sel)*RQ + radix_pkg::RQ_AWADDR +: 64];
-  assign m_axi_awid    = {aw_sel, req_i[int'(aw_sel)*RQ + radix_pkg::RQ_AWID +: radix_pkg::L1_IDW]};
+  assign wq_full  = (wq_wr_q - wq_rd_q) == (QW + 1)'(WqDepth);
+  assign wq_empty = (wq_wr_q == wq_rd_q);
+  // AW waits while the W queue is full; the queue only drains meanwhile, so a
+  // raised AWVALID stays up until its handshake.
+  assign aw_fire  = aw_v_q && !wq_full && m_axi_awready;
+  assign aw_take  = !aw_v_q || aw_fire;
+  assign aw_gnt   = aw_take ? rr_pick(awv, aw_above_q) : '0;
+
+  assign m_axi_awvalid = aw_v_q && !wq_full;
+  assign m_axi_awaddr  = aw_addr_q;
+  assign m_axi_awid    = aw_id_q;
   assign m_axi_awlen   = 8'd0;
   assign m_axi_awsize  = 3'd6;
   assign m_axi_awburst = 2'b01;
 
-  assign w_sel        = wq_q[wq_rd_q[QW-1:0]];
-  assign m_axi_wvalid = !wq_empty && wv[w_sel];
-  assign m_axi_wdata  = req_i[int'(w_sel)*RQ + radix_pkg::RQ_WDATA +: 512];
-  assign m_axi_wstrb  = req_i[int'(w_sel)*RQ + radix_pkg::RQ_WSTRB +: 64];
+  logic         w_v_q;
+  logic [511:0] w_data_q;
+  logic [63:0]  w_strb_q;
+  logic [N-1:0] w_head, w_gnt;
+  logic         w_take;
+  assign w_head  = wq_empty ? '0 : wq_q[wq_rd_q[QW-1:0]];
+  assign w_take  = !w_v_q || m_axi_wready;
+  assign w_gnt   = w_take ? (w_head & wv) : '0;
+
+  assign m_axi_wvalid = w_v_q;
+  assign m_axi_wdata  = w_data_q;
+  assign m_axi_wstrb  = w_strb_q;
   assign m_axi_wlast  = 1'b1;
 
   // ---------------------------------------------------------------- B and R, by ID
-  logic [IxW-1:0] b_ix, r_ix;
-  assign b_ix         = m_axi_bid[IdW-1 -: IxW];
-  assign r_ix         = m_axi_rid[IdW-1 -: IxW];
-  assign m_axi_bready = req_i[int'(b_ix)*RQ + radix_pkg::RQ_BREADY];
-  assign m_axi_rready = req_i[int'(r_ix)*RQ + radix_pkg::RQ_RREADY];
+  logic [N-1:0] b_to, r_to;
+  for (genvar m = 0; m < N; m++) begin : g_route
+    assign b_to[m] = (m_axi_bid[IdW-1 -: IxW] == IxW'(m));
+    assign r_to[m] = (m_axi_rid[IdW-1 -: IxW] == IxW'(m));
+  end
+  // The routed cache's ready while a response is offered; high otherwise, since a
+  // slave need not drive BID / RID while its VALID is low.
+  assign m_axi_bready = !m_axi_bvalid || |(b_to & bready);
+  assign m_axi_rready = !m_axi_rvalid || |(r_to & rready);
 
   for (genvar m = 0; m < N; m++) begin : g_rsp
-    assign rsp_o[m*RS + radix_pkg::RS_AWREADY]      = (aw_sel == IxW'(m)) && m_axi_awready && !wq_full;
-    assign rsp_o[m*RS + radix_pkg::RS_WREADY]       = !wq_empty && (w_sel == IxW'(m)) && m_axi_wready;
-    assign rsp_o[m*RS + radix_pkg::RS_BID +: radix_pkg::L1_IDW] = m_axi_bid[radix_pkg::L1_IDW-1:0];
+    assign rsp_o[m*RS + radix_pkg::RS_AWREADY]      = aw_gnt[m];
+    assign rsp_o[m*RS + radix_pkg::RS_WREADY]       = w_gnt[m];
+    assign rsp_o[m*RS + radix_pkg::RS_BID +: CID]   = m_axi_bid[CID-1:0];
     assign rsp_o[m*RS + radix_pkg::RS_BRESP +: 2]   = m_axi_bresp;
-    assign rsp_o[m*RS + radix_pkg::RS_BVALID]       = m_axi_bvalid && (b_ix == IxW'(m));
-    assign rsp_o[m*RS + radix_pkg::RS_ARREADY]      = (ar_sel == IxW'(m)) && m_axi_arready;
-    assign rsp_o[m*RS + radix_pkg::RS_RID +: radix_pkg::L1_IDW] = m_axi_rid[radix_pkg::L1_IDW-1:0];
+    assign rsp_o[m*RS + radix_pkg::RS_BVALID]       = m_axi_bvalid && b_to[m];
+    assign rsp_o[m*RS + radix_pkg::RS_ARREADY]      = ar_gnt[m];
+    assign rsp_o[m*RS + radix_pkg::RS_RID +: CID]   = m_axi_rid[CID-1:0];
     assign rsp_o[m*RS + radix_pkg::RS_RDATA +: 512] = m_axi_rdata;
     assign rsp_o[m*RS + radix_pkg::RS_RRESP +: 2]   = m_axi_rresp;
-    assign rsp_o[m*RS + radix_pkg::RS_RVALID]       = m_axi_rvalid && (r_ix == IxW'(m));
+    assign rsp_o[m*RS + radix_pkg::RS_RVALID]       = m_axi_rvalid && r_to[m];
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      ar_lock_q <= 1'b0;
-      aw_lock_q <= 1'b0;
-      ar_last_q <= '0;
-      aw_last_q <= '0;
-      wq_wr_q   <= '0;
-      wq_rd_q   <= '0;
+      ar_v_q     <= 1'b0;
+      aw_v_q     <= 1'b0;
+      w_v_q      <= 1'b0;
+      ar_above_q <= '0;
+      aw_above_q <= '0;
+      wq_wr_q    <= '0;
+      wq_rd_q    <= '0;
     end else begin
-      ar_lock_q <= m_axi_arvalid && !m_axi_arready;
-      ar_gnt_q  <= ar_sel;
-      if (m_axi_arvalid && m_axi_arready) ar_last_q <= ar_sel;
-      aw_lock_q <= m_axi_awvalid && !m_axi_awready;
-      aw_gnt_q  <= aw_sel;
-      if (m_axi_awvalid && m_axi_awready) begin
-        aw_last_q <= aw_sel;
-        wq_q[wq_wr_q[QW-1:0]] <= aw_sel;
+      if (ar_take) ar_v_q <= |ar_gnt;
+      if (|ar_gnt) begin
+        ar_addr_q  <= pick64(req_i, ar_gnt, radix_pkg::RQ_ARADDR);
+        ar_id_q    <= {index_of(ar_gnt), pick_id(req_i, ar_gnt, radix_pkg::RQ_ARID)};
+        ar_above_q <= past(ar_gnt);
+      end
+      if (aw_take) aw_v_q <= |aw_gnt;
+      if (|aw_gnt) begin
+        aw_addr_q  <= pick64(req_i, aw_gnt, radix_pkg::RQ_AWADDR);
+        aw_id_q    <= {index_of(aw_gnt), pick_id(req_i, aw_gnt, radix_pkg::RQ_AWID)};
+        aw_src_q   <= aw_gnt;
+        aw_above_q <= past(aw_gnt);
+      end
+      if (aw_fire) begin
+        wq_q[wq_wr_q[QW-1:0]] <= aw_src_q;
         wq_wr_q <= wq_wr_q + 1'b1;
       end
-      if (m_axi_wvalid && m_axi_wready) wq_rd_q <= wq_rd_q + 1'b1;
+      if (w_take) w_v_q <= |w_gnt;
+      if (|w_gnt) begin
+        w_data_q <= pick512(req_i, w_gnt, radix_pkg::RQ_WDATA);
+        w_strb_q <= pick64(req_i, w_gnt, radix_pkg::RQ_WSTRB);
+        wq_rd_q  <= wq_rd_q + 1'b1;
+      end
     end
   end
 
@@ -164,10 +247,15 @@ module radix_axi_arb #(
   assign unused = ^{m_axi_rlast};
 
 `ifdef COMMON_ASSERT_ON
-  // A held grant keeps its master's valid up: the cache obeys AXI, so a drop is a bug here.
+  // Grants are one-hot, go only to a cache that offers, and a queued W select
+  // names one cache; the master's AXI rules are checked by the bench's monitors.
   always_ff @(posedge clk_i) begin
-    if (rst_ni && ar_lock_q && !arv[ar_gnt_q]) $fatal(1, "radix_axi_arb: AR valid dropped");
-    if (rst_ni && aw_lock_q && !awv[aw_gnt_q]) $fatal(1, "radix_axi_arb: AW valid dropped");
+    if (rst_ni) begin
+      if (!$onehot0(ar_gnt) || (ar_gnt & ~arv) != '0) $fatal(1, "radix_axi_arb: bad AR grant");
+      if (!$onehot0(aw_gnt) || (aw_gnt & ~awv) != '0) $fatal(1, "radix_axi_arb: bad AW grant");
+      if (!wq_empty && !$onehot(w_head)) $fatal(1, "radix_axi_arb: bad W queue entry");
+      if (aw_v_q && !$onehot(aw_src_q)) $fatal(1, "radix_axi_arb: bad AW source");
+    end
   end
 `endif
 
