@@ -246,9 +246,18 @@ module radix_axi_arb #(
   logic unused;
   assign unused = ^{m_axi_rlast};
 
+  // AXI rules on the master's request channels: VALID held until READY, payload
+  // stable meanwhile, no X while valid.
+  `COMMON_AXIS_CHECK(u_ar_chk, IdW + 64, m_axi_arvalid, m_axi_arready,
+                     {m_axi_arid, m_axi_araddr}, 1'b0)
+  `COMMON_AXIS_CHECK(u_aw_chk, IdW + 64, m_axi_awvalid, m_axi_awready,
+                     {m_axi_awid, m_axi_awaddr}, 1'b0)
+  `COMMON_AXIS_CHECK(u_w_chk, 576, m_axi_wvalid, m_axi_wready, {m_axi_wstrb, m_axi_wdata},
+                     m_axi_wlast)
+
 `ifdef COMMON_ASSERT_ON
   // Grants are one-hot, go only to a cache that offers, and a queued W select
-  // names one cache; the master's AXI rules are checked by the bench's monitors.
+  // names one cache.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (!$onehot0(ar_gnt) || (ar_gnt & ~arv) != '0) $fatal(1, "radix_axi_arb: bad AR grant");
