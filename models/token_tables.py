@@ -138,15 +138,13 @@ def interval_class_order(live: np.ndarray) -> np.ndarray:
     the members go next to the previous block's members when it ended with them, so
     a set already cut at a block edge stays one run.  On the financial-summary
     schema over GPT-2 the comb drops from 870,850 entries (classes by live-state
-    count) to 680,991, against 641,579 live transitions."""
+    count) to 680,957, against 641,579 live transitions."""
     num_classes = live.shape[0]
     if live.shape[1] == 0 or num_classes == 0:
         return np.arange(num_classes)
     cols = np.ascontiguousarray(live.T)
     void = cols.view(np.dtype((np.void, cols.shape[1]))).ravel()
-    _, first, inverse, counts = np.unique(
-        void, return_index=True, return_inverse=True, return_counts=True
-    )
+    _, first, counts = np.unique(void, return_index=True, return_counts=True)
     sets = cols[first]
     weight = counts * sets.sum(axis=1)
     blocks = [np.arange(num_classes)]

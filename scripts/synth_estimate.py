@@ -254,7 +254,10 @@ def combined(board: boards.Board, out_root: Path = OUT_ROOT) -> Combined | None:
         if not path.exists():
             return None
         data = json.loads(path.read_text())
-        if data.get("status") != "ok":
+        # A result from another configuration (an edited board file) does not count.
+        k = next((k for k in kernels.KERNELS.values() if k.top == top), None)
+        want = Design.of(k, board).parameters if k is not None else None
+        if data.get("status") != "ok" or (want is not None and data.get("parameters") != want):
             return None
         ests.append(data)
     keys = ("lut", "bram36", "uram")

@@ -304,7 +304,8 @@ def test_bad_override_is_a_usage_error_before_any_yosys_run(capsys):
 
 
 def _saved_result(out_root: Path, top: str, lut: float, uram: float, bram36: float) -> None:
-    est = Estimate(top.removesuffix("_top"), top, "ok",
+    kernel = next(k for k in kernels.KERNELS.values() if k.top == top)
+    est = Estimate(kernel.name, top, "ok", parameters=dict(Design.of(kernel, BOARD).parameters),
                    resources={"lut": lut, "ff": 0, "bram36": bram36, "uram": uram, "dsp": 0})
     workdir = out_root / BOARD.name / top
     workdir.mkdir(parents=True, exist_ok=True)
@@ -328,3 +329,9 @@ def test_combined_fit_sums_both_tops_against_the_shares(tmp_path):
     _saved_result(tmp_path, "fsm_top", lut=270_001, uram=0, bram36=0)
     both = synth_estimate.combined(BOARD, tmp_path)
     assert not both.fits and "DOES NOT FIT" in synth_estimate.combined_text(BOARD, both)
+    # A saved result from another configuration is stale: no combined fit from it.
+    path = tmp_path / BOARD.name / "fsm_top" / synth_estimate.RESULT_FILE
+    data = json.loads(path.read_text())
+    data["parameters"]["NsCap"] = 1
+    path.write_text(json.dumps(data))
+    assert synth_estimate.combined(BOARD, tmp_path) is None
