@@ -28,6 +28,7 @@ from scripts import (
     coverage_gates,
     coverage_merge,
     dashboard_mutate,
+    formal,
     registry,
     regress,
     soak,
@@ -164,8 +165,20 @@ def pytest_status(entry: str, cases: list[dict] | None) -> tuple[str, str]:
 _PRIORITY = ("failing", "not run", "planned", "passing")
 
 
+def proof_status(entry: str, proofs: dict[str, dict] | None) -> tuple[str, str]:
+    """Status of a testplan proof entry (a .sby path) from `make formal`'s saved verdicts."""
+    res = (proofs or {}).get(entry)
+    if res is None:
+        return "not run", "not in build/formal/results.json (run make formal)"
+    if res.get("passed"):
+        return "passing", f"proof passed ({res.get('seconds', 0)} s)"
+    detail = res.get("detail") or ["failed"]
+    return "failing", str(detail[0])
+
+
 def testplan_rows(plan: testplan.Testplan, records: list[dict],
-                  cases: list[dict] | None) -> list[dict]:
+                  cases: list[dict] | None,
+                  proofs: dict[str, dict] | None = None) -> list[dict]:
     by_test: dict[str, list[dict]] = defaultdict(list)
     for r in records:
         by_test[r["test"]].append(r)
@@ -173,7 +186,9 @@ def testplan_rows(plan: testplan.Testplan, records: list[dict],
     for tp in plan.testpoints:
         tests = []
         for name in tp.tests:
-            if testplan.is_pytest(name):
+            if testplan.is_proof(name):
+                status, detail = proof_status(name, proofs)
+            elif testplan.is_pytest(name):
                 status, detail = pytest_status(name, cases)
             else:
                 status, detail = _sim_status(by_test.get(name, []))
@@ -366,6 +381,7 @@ class Sources:
     """Where the page reads from; tests point these at fixtures."""
     regress_root: Path = regress.REGRESS_ROOT
     pytest_xml: Path = PYTEST_XML
+    formal_results: Path = formal.RESULTS
     bench_dir: Path = BENCH_DIR
     synth_dir: Path = SYNTH_DIR
     history: Path = regress.HISTORY
@@ -381,7 +397,7 @@ def build(out_dir: Path = OUT_DIR, src: Sources = Sources()) -> Path:  # noqa: B
     reg = load_regression(src.regress_root)
     records = reg["records"] if reg else []
     cases = read_pytest(src.pytest_xml)
-    tp_rows = testplan_rows(plan, records, cases)
+    tp_rows = testplan_rows(plan, records, cases, formal.load_results(src.formal_results))
     tp_of: dict[str, list[str]] = defaultdict(list)
     for row in tp_rows:
         for t in row["tests"]:

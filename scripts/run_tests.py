@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from scripts import (
@@ -77,9 +78,14 @@ def run_package_check() -> tuple[int, int]:
     return package_check.run()
 
 
-def run_formal() -> tuple[int, int]:
-    """`make formal`: each proof (prove and cover tasks of one .sby file) is one test."""
-    results = formal.run_all()
+def run_formal(results: list[formal.ProofResult] | None = None) -> tuple[int, int]:
+    """`make formal`: each proof (prove and cover tasks of one .sby file) is one test.
+    With `results` (proofs already run beside pytest), only report them."""
+    if results is None:
+        results = formal.run_all()
+    else:
+        for res in results:
+            formal.report(res)
     if not results:
         print("formal: no proofs found")
         return 0, 1
@@ -178,8 +184,14 @@ def main() -> int:
     args = ap.parse_args()
     start = time.monotonic()
     lint_pass, lint_fail = (0, 0) if args.no_lint else run_lint()
-    fv_pass, fv_fail = (0, 0) if args.no_formal else run_formal()
-    py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
+    # The proofs (one solver process at a time) run beside pytest (one process) so both
+    # cores work; their lines are printed once pytest is done, not mixed into its output.
+    if not args.no_formal:
+        formal.warm_tools(formal.tool_env())
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        proofs = None if args.no_formal else pool.submit(formal.run_all, "", False)
+        py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
+        fv_pass, fv_fail = (0, 0) if proofs is None else run_formal(proofs.result())
     pkg_pass, pkg_fail = (0, 0) if args.no_package else run_package_check()
     sg_pass, sg_fail = (0, 0) if args.no_sglang else run_sglang_check()
     sim_pass, sim_fail = run_sims(args.tests, args.jobs)

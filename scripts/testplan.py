@@ -42,7 +42,8 @@ class Testplan:
     features: Mapping[str, str] = field(default_factory=dict)
 
     def sim_tests(self) -> set[str]:
-        return {t for tp in self.testpoints for t in tp.tests if not is_pytest(t)}
+        return {t for tp in self.testpoints for t in tp.tests
+                if not is_pytest(t) and not is_proof(t)}
 
     def planned_tests(self) -> set[str]:
         return {t for tp in self.testpoints for t in tp.planned}
@@ -58,9 +59,14 @@ class CheckReport:
         return not self.errors
 
 
+def is_proof(test: str) -> bool:
+    """Formal entries name a SymbiYosys file (rtl/<blk>/formal/<name>.sby)."""
+    return test.endswith(".sby")
+
+
 def is_pytest(test: str) -> bool:
     """Pytest entries are paths or node ids; simulation tests are bare registry names."""
-    return "/" in test or test.endswith(".py")
+    return not is_proof(test) and ("/" in test or test.endswith(".py"))
 
 
 def load(path: Path = PLAN_PATH) -> Testplan:
@@ -100,7 +106,10 @@ def check(plan: Testplan, sim_tests: Mapping[str, object] | None = None,
         if not tp.tests and not tp.planned:
             rep.errors.append(f"{where}: no tests and nothing planned")
         for test in tp.tests:
-            if is_pytest(test):
+            if is_proof(test):
+                if not (root / test).is_file():
+                    rep.errors.append(f"{where}: proof '{test}' does not exist")
+            elif is_pytest(test):
                 problem = _pytest_problem(test, root)
                 if problem:
                     rep.errors.append(f"{where}: {problem}")

@@ -219,6 +219,19 @@ def test_coverage_tables_are_required_only_when_there_is_coverage(tmp_path):
     assert dashboard.required_tables(empty) == ("tbl-stages", "tbl-testplan", "tbl-tests")
 
 
+def test_proof_entries_take_their_status_from_the_saved_formal_verdicts():
+    plan = testplan.Testplan("t", {}, (testplan.Testpoint(
+        "tp", "V2", "", "f", "common", tests=("rtl/a/formal/x.sby", "rtl/a/formal/y.sby")),))
+    ok = {"passed": True, "seconds": 1.0, "detail": []}
+    bad = {"passed": False, "seconds": 2.0, "detail": ["bmc: FAIL"]}
+    assert dashboard.testplan_rows(plan, [], None, None)[0]["status"] == "not run"
+    both = {"rtl/a/formal/x.sby": ok, "rtl/a/formal/y.sby": ok}
+    assert dashboard.testplan_rows(plan, [], None, both)[0]["status"] == "passing"
+    row = dashboard.testplan_rows(plan, [], None, {**both, "rtl/a/formal/y.sby": bad})[0]
+    assert row["status"] == "failing"
+    assert row["tests"][1]["detail"] == "bmc: FAIL"
+
+
 def test_a_planned_test_with_results_counts_by_its_results(tmp_path):
     plan = testplan.Testplan("t", {}, (testplan.Testpoint("tp", "V1", "", "f", "fsm",
                                                           planned=("fsm_x",)),))

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`make formal`: every proof passes, and the runner fails on a broken design or an
-unreached cover (so a green `make formal` means something).
+"""`make formal`: the runner fails on a broken design or an unreached cover, so a green
+`make formal` means something. The proofs themselves pass in `make formal`, which
+`make test` runs as its own step (each proof one test); running them here again would
+double the longest part of CI.
 
 The planted bugs run on a scratch copy of rtl/; the tree is never modified.
 """
@@ -32,10 +34,19 @@ def test_tasks_are_read_from_the_sby_file():
         "prove_d3", "prove_d4", "cover_d3", "cover_d4"]
 
 
-@pytest.mark.parametrize("sby", formal.proofs(), ids=lambda p: p.stem)
-def test_proof(sby: Path, env: dict[str, str], tmp_path: Path):
-    res = formal.run_proof(sby, env, workroot=tmp_path)
-    assert res.passed, "\n".join(res.detail)
+def test_verdicts_are_saved_over_earlier_ones(tmp_path: Path):
+    path = tmp_path / "results.json"
+    sby = ROOT / "rtl/common/formal/common_fifo_sync.sby"
+    other = ROOT / "rtl/common/formal/common_skid_buffer.sby"
+    assert formal.load_results(path) is None
+    formal.save([formal.ProofResult("common_fifo_sync", sby, False, 1.0, ["prove: FAIL"]),
+                 formal.ProofResult("common_skid_buffer", other, True, 2.0, [])], path)
+    formal.save([formal.ProofResult("common_fifo_sync", sby, True, 3.0, [])], path)
+    saved = formal.load_results(path)
+    assert saved == {"rtl/common/formal/common_fifo_sync.sby":
+                     {"passed": True, "seconds": 3.0, "detail": []},
+                     "rtl/common/formal/common_skid_buffer.sby":
+                     {"passed": True, "seconds": 2.0, "detail": []}}
 
 
 def _planted(tmp_path: Path, rel: str, old: str, new: str) -> Path:

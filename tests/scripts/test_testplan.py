@@ -71,6 +71,15 @@ def test_pytest_entries_must_resolve(tmp_path, entry, problem):
     assert len(rep.errors) == 1 and problem in rep.errors[0]
 
 
+def test_proof_entries_are_neither_pytest_nor_simulation_and_must_exist(tmp_path):
+    good, bad = "rtl/common/formal/common_fifo_sync.sby", "rtl/common/formal/nope.sby"
+    assert testplan.is_proof(good) and not testplan.is_pytest(good)
+    plan = _plan(tmp_path, _feature(f"{{name: a, stage: V2, tests: ['{good}', '{bad}']}}"))
+    assert plan.sim_tests() == set()
+    rep = testplan.check(plan, sim_tests={}, root=ROOT)
+    assert rep.errors == [f"testpoint f/a: proof '{bad}' does not exist"]
+
+
 def test_pytest_node_ids_and_files_resolve():
     entry = "tests/models/test_radix_cache.py::test_evict_is_lru_over_leaves"
     assert testplan.is_pytest(entry) and not testplan.is_pytest("radix_lookup")
