@@ -33,6 +33,7 @@ positives that a signature of a given size adds.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from collections import Counter, deque
 from collections.abc import Sequence
@@ -63,25 +64,23 @@ class RecordingCache(RadixCache):
         self.trace: list[Access] = []
 
     def _walk_reads(self, tokens: object, namespace: int) -> set[Key]:
-        """The walk of models.radix_cache, recording each child lookup (hit or miss) and
-        each edge compared."""
+        """The golden model's own walk, as keys: each child lookup (hit or miss) and each
+        edge compared."""
         q = np.asarray(tokens, dtype=np.uint32)
-        end = (len(q) - len(q) % self.page_size) * 4
+        n = len(q) - len(q) % self.page_size
+        if n == 0:
+            return set()
         qb, pb = q.tobytes(), self._page_bytes
+        visited, pos, _ = self._walk(qb, n, namespace)
         reads: set[Key] = set()
-        node, bpos = self.root, 0
-        while bpos < end:
-            key = (namespace, qb[bpos:bpos + pb])
-            reads.add(("child", node.nid, key))
-            child = node.children.get(key)
-            if child is None:
-                break
+        parent, bpos = self.root, 0
+        for child in visited:
+            reads.add(("child", parent.nid, (namespace, qb[bpos:bpos + pb])))
             reads.add(("edge", child.nid))
-            klen = len(child.kb)
-            if klen > end - bpos or qb[bpos:bpos + klen] != child.kb:
-                break
-            bpos += klen
-            node = child
+            bpos += len(child.kb)
+            parent = child
+        if bpos == pos * 4 < n * 4:  # every edge matched whole: the walk ended on a miss
+            reads.add(("child", parent.nid, (namespace, qb[bpos:bpos + pb])))
         return reads
 
     def _structure_writes(self, kinds: dict[Key, str], reads: set[Key]) -> None:
@@ -184,7 +183,9 @@ def batched_trace(trace: Sequence[Request], batch: int = 8, running_max: int = 3
 
 def _key_bits(key: Key, bits: int) -> int:
     """The key's three bits in a Bloom signature of `bits` bits."""
-    h = hash(key) & ((1 << 48) - 1)
+    # blake2b, not hash(): Python salts str/bytes hashes per process, and the study's
+    # figures must repeat from run to run.
+    h = int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=6).digest(), "little")
     return sum({1 << ((h >> (i * 16)) % bits) for i in range(3)})
 
 
