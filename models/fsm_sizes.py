@@ -85,9 +85,13 @@ def rams(depth: int) -> tuple[int, int]:
     return 0, 0
 
 
-def report(t: TokenTables, banks: int = 2, budget: Budget | None = None) -> dict[str, object]:
+def report(
+    t: TokenTables, banks: int = 2, budget: Budget | None = None, linked: bool = False
+) -> dict[str, object]:
     """Dense and compressed next-state bits, memories for ``banks`` banks of this
-    grammar (one resident grammar and the spare bank by default), and the fit."""
+    grammar (one resident grammar and the spare bank by default), and the fit.
+    ``linked`` adds the linked comb (image version 3, which the RTL does not load
+    yet): its entries and next-state bits, beside the version-2 comb's."""
     budget = budget or fsm_budget()
     words = section_words(t)
     uram = bram = 0
@@ -98,7 +102,15 @@ def report(t: TokenTables, banks: int = 2, budget: Budget | None = None) -> dict
     comb_stored = t.comb_size * 32 + t.num_states * storage_bits(t.base_bits)
     row_bits = t.words_per_row * 32
     padded_bits = -(-t.words_per_row // 16) * 512
+    extra: dict[str, object] = {}
+    if linked:
+        extra = {
+            "linked_comb_size": t.linked.size,
+            "linked_next_bits": t.linked.size * 32,
+            "linked_extra_pct": round(100 * (t.linked.size / t.comb_size - 1), 1),
+        }
     return {
+        **extra,
         "states": t.num_states,
         "classes": t.num_classes,
         "mask_rows": t.num_mask_rows,
@@ -134,6 +146,12 @@ def format_report(name: str, r: dict[str, object]) -> str:
         f"{r['budget_bram36']} BRAM36 beside the radix controller's L2 build: "
         f"{'fits' if r['fits'] else 'DOES NOT FIT'} (beside its on-chip build: "
         f"{'fits' if r['fits_beside_onchip_radix'] else 'does not fit'})"
+        + (
+            f"; linked comb (image v3) {r['linked_comb_size']:,} entries, "
+            f"{r['linked_next_bits']:,} bits (+{r['linked_extra_pct']} % entries)"
+            if "linked_comb_size" in r
+            else ""
+        )
     )
 
 
@@ -243,13 +261,13 @@ def size_table(
         f"{onchip.uram} URAM, {onchip.bram36} BRAM36; {banks} banks (grammar + spare)",
         "| grammar | vocabulary | states x classes | live | comb | dense bits | compressed bits "
         "| ratio | URAM/bank | BRAM36/bank | fits (L2 radix) | fits (on-chip radix) "
-        "| loads into the VCK5000 build |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| loads into the VCK5000 build | linked comb (v3, not loaded yet) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for vocab in vocabs:
         for name, pattern in grammars().items():
             t = TokenFSM.from_regex(pattern, vocab).tables
-            r = report(t, banks=banks)
+            r = report(t, banks=banks, linked=True)
             r["grammar"], r["vocab"] = name, vocab.name
             r["loads_into_build"] = None if config is None else loads_into(t, config)
             rows.append(r)
@@ -259,7 +277,8 @@ def size_table(
                 f"| {r['live_transitions']:,} | {r['comb_size']:,} | {r['dense_next_bits']:,} "
                 f"| {r['compressed_next_bits']:,} | {r['compression']} | {r['uram_per_bank']} "
                 f"| {r['bram36_per_bank']} | {'yes' if r['fits'] else 'no'} "
-                f"| {'yes' if r['fits_beside_onchip_radix'] else 'no'} | {loads} |"
+                f"| {'yes' if r['fits_beside_onchip_radix'] else 'no'} | {loads} "
+                f"| {r['linked_comb_size']:,} (+{r['linked_extra_pct']} %) |"
             )
     if config is not None:
         uram, bram = config_rams(

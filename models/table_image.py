@@ -6,6 +6,11 @@ loader streaming it 64 to 512 bits at a time finds each section at the start of
 a beat, and mask rows are padded to whole 512-bit words.  Two CRC32s (zlib polynomial)
 guard it: one over the header (with its own field zeroed), one over the
 payload (everything after the header, padding included).
+
+Version 2 holds the row-displaced next-state table as ``row_base`` plus comb
+entries ``{check state, next state}``; it is what the RTL loads today.  Version 3
+holds a linked comb (models.token_tables.LinkedComb: entries name the next
+state's row base) and no ``row_base`` section; the RTL does not load it yet.
 """
 
 from __future__ import annotations
@@ -18,10 +23,21 @@ from pathlib import Path
 
 import numpy as np
 
-from .token_tables import TokenTables, expand_next_state
+from .token_tables import (
+    CHECK_BITS,
+    CHECK_MASK,
+    FREE_ENTRY,
+    MAX_LINKED_CLASSES,
+    PAYLOAD_BITS,
+    LinkedComb,
+    TokenTables,
+    expand_next_state,
+)
 
 MAGIC = 0x4D534654  # bytes "TFSM"
-VERSION = 2
+VERSION = 2  # what image_bytes writes unless told otherwise: the version the RTL loads
+LINKED_VERSION = 3
+VERSIONS = (VERSION, LINKED_VERSION)
 NONE32 = 0xFFFFFFFF  # eos_id / final_state when absent
 MASK_WORD_BITS = 32
 ALIGN = 64  # section alignment in bytes: one 512-bit beat
@@ -30,6 +46,8 @@ COMB_FIELD_BITS = 16  # a comb entry is next (bits 15:0) and check (bits 31:16)
 
 # Fixed header: see docs/table-format.md for the byte-by-byte table.
 _HEADER = struct.Struct("<IHHIIIIIIIIIIIBBBBHBBIII")
+_HEADER_V3 = struct.Struct(_HEADER.format + "I")  # + start_base
+_PREFIX = struct.Struct("<IH")  # magic, version: the rest depends on the version
 _SECTION = struct.Struct("<HBBIII")
 HEADER_FIXED_BYTES = _HEADER.size  # 72
 HEADER_CRC_OFFSET = 0x3C
@@ -60,6 +78,31 @@ NUM_SECTIONS = len(SECTION_NAMES)
 HEADER_BYTES = HEADER_FIXED_BYTES + NUM_SECTIONS * _SECTION.size  # 200
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What differs between image versions: the fixed header and the sections."""
+
+    version: int
+    header: struct.Struct
+    sections: tuple[int, ...]
+
+    @property
+    def fixed_bytes(self) -> int:
+        return self.header.size
+
+    @property
+    def header_bytes(self) -> int:
+        return self.header.size + len(self.sections) * _SECTION.size
+
+
+LAYOUTS = {
+    VERSION: Layout(VERSION, _HEADER, tuple(SECTION_NAMES)),
+    LINKED_VERSION: Layout(
+        LINKED_VERSION, _HEADER_V3, tuple(i for i in SECTION_NAMES if i != ROW_BASE)
+    ),
+}
+
+
 class TableImageError(ValueError):
     """A table image that is corrupt, truncated, or inconsistent."""
 
@@ -78,12 +121,13 @@ class Section:
         return SECTION_NAMES.get(self.ident, f"section{self.ident}")
 
 
-def image_bytes(tables: TokenTables) -> bytes:
-    """Serialise ``tables`` to the version-2 image format."""
-    payloads = section_arrays(tables)
+def image_bytes(tables: TokenTables, version: int = VERSION) -> bytes:
+    """Serialise ``tables`` to an image of ``version`` (2 or 3)."""
+    layout = _layout(version)
+    payloads = section_arrays(tables, version)
     sections = []
     body = bytearray()
-    offset = HEADER_BYTES
+    offset = layout.header_bytes
     for ident, (logical, elem, arr) in payloads.items():
         pad = (-offset) % ALIGN  # zeros up to the next 64-byte boundary
         body += bytes(pad)
@@ -95,13 +139,13 @@ def image_bytes(tables: TokenTables) -> bytes:
     pad = (-offset) % 8  # the image ends on a whole qword
     body += bytes(pad)
     offset += pad
-    header = _pack_header(tables, sections, total=offset, payload_crc=zlib.crc32(body))
+    header = _pack_header(tables, layout, sections, total=offset, payload_crc=zlib.crc32(body))
     return header + bytes(body)
 
 
-def export_image(tables: TokenTables, path: str | Path) -> dict[str, int]:
+def export_image(tables: TokenTables, path: str | Path, version: int = VERSION) -> dict[str, int]:
     """Write the image; returns the stored bytes of each section (without padding)."""
-    data = image_bytes(tables)
+    data = image_bytes(tables, version)
     Path(path).write_bytes(data)
     return {s.name: s.length for s in parse_sections(data)}
 
@@ -183,12 +227,26 @@ def _bitmap(flags: np.ndarray) -> np.ndarray:
     return packed.view("<u4").astype(np.int64)
 
 
-def section_arrays(t: TokenTables) -> dict[int, tuple[int, int, np.ndarray]]:
+def _layout(version: int) -> Layout:
+    if version not in LAYOUTS:
+        raise ValueError(f"image version {version}: this writer knows {VERSIONS}")
+    return LAYOUTS[version]
+
+
+def section_arrays(
+    t: TokenTables, version: int = VERSION
+) -> dict[int, tuple[int, int, np.ndarray]]:
     """id -> (logical bits, storage bits, flat array), in image order."""
+    if _layout(version).version == LINKED_VERSION:
+        linked = {COMB: (32, 32, t.linked.entries)}
+    else:
+        linked = {
+            ROW_BASE: (t.base_bits, storage_bits(t.base_bits), t.row_base.ravel()),
+            COMB: (32, 32, _comb_words(t)),
+        }
     return {
         TOKEN_CLASS: (t.class_bits, storage_bits(t.class_bits), t.token_class.ravel()),
-        ROW_BASE: (t.base_bits, storage_bits(t.base_bits), t.row_base.ravel()),
-        COMB: (32, 32, _comb_words(t)),
+        **linked,
         ACCEPTING: (32, 32, _bitmap(t.accepting)),
         MASK_INDEX: (t.row_bits, storage_bits(t.row_bits), t.mask_index.ravel()),
         MASK_ROWS: (32, 32, _padded_rows(t)),
@@ -218,13 +276,20 @@ def _params(t: TokenTables) -> dict[str, int]:
     }
 
 
-def _pack_header(t: TokenTables, sections: list[Section], total: int, payload_crc: int) -> bytes:
+def _pack_header(
+    t: TokenTables, layout: Layout, sections: list[Section], total: int, payload_crc: int
+) -> bytes:
     p = _params(t)
+    if layout.version == LINKED_VERSION:
+        p["base_bits"], p["comb_size"] = t.linked.base_bits, t.linked.size
+        extra = (int(t.linked.row_base[t.start]),)
+    else:
+        extra = ()
     head = bytearray(
-        _HEADER.pack(
+        layout.header.pack(
             MAGIC,
-            VERSION,
-            HEADER_BYTES,
+            layout.version,
+            layout.header_bytes,
             total,
             p["vocab_size"],
             p["num_states"],
@@ -246,6 +311,7 @@ def _pack_header(t: TokenTables, sections: list[Section], total: int, payload_cr
             0,
             payload_crc,
             p["comb_size"],
+            *extra,
         )
     )
     for s in sections:
@@ -280,25 +346,33 @@ _FIELDS = (
     "payload_crc32",
     "comb_size",
 )
+_FIELDS_V3 = (*_FIELDS, "start_base")
 
 
 def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
-    if len(data) < HEADER_FIXED_BYTES:
+    if len(data) < _PREFIX.size:
+        raise TableImageError(f"truncated image: {len(data)} bytes")
+    magic, version = _PREFIX.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise TableImageError(f"bad magic {magic:#010x}, expected {MAGIC:#010x} ('TFSM')")
+    if version not in LAYOUTS:
+        raise TableImageError(f"unsupported image version {version} (this loader: {VERSIONS})")
+    layout = LAYOUTS[version]
+    if len(data) < layout.fixed_bytes:
         raise TableImageError(
-            f"truncated image: {len(data)} bytes, header needs {HEADER_FIXED_BYTES}"
+            f"truncated image: {len(data)} bytes, header needs {layout.fixed_bytes}"
         )
-    f = dict(zip(_FIELDS, _HEADER.unpack_from(data, 0), strict=True))
-    if f["magic"] != MAGIC:
-        raise TableImageError(f"bad magic {f['magic']:#010x}, expected {MAGIC:#010x} ('TFSM')")
-    if f["version"] != VERSION:
-        raise TableImageError(f"unsupported image version {f['version']} (this loader: {VERSION})")
-    if f["num_sections"] != NUM_SECTIONS or f["header_bytes"] != HEADER_BYTES:
+    names = _FIELDS_V3 if version == LINKED_VERSION else _FIELDS
+    f = dict(zip(names, layout.header.unpack_from(data, 0), strict=True))
+    if f["num_sections"] != len(layout.sections) or f["header_bytes"] != layout.header_bytes:
         raise TableImageError(
             f"inconsistent header: {f['num_sections']} sections, {f['header_bytes']} header bytes"
         )
-    if len(data) < HEADER_BYTES:
-        raise TableImageError(f"truncated image: {len(data)} bytes < header {HEADER_BYTES}")
-    head = bytearray(data[:HEADER_BYTES])
+    if len(data) < layout.header_bytes:
+        raise TableImageError(
+            f"truncated image: {len(data)} bytes < header {layout.header_bytes}"
+        )
+    head = bytearray(data[: layout.header_bytes])
     struct.pack_into("<I", head, HEADER_CRC_OFFSET, 0)
     if zlib.crc32(bytes(head)) != f["header_crc32"]:
         raise TableImageError("header CRC mismatch")
@@ -306,17 +380,17 @@ def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
         raise TableImageError(f"truncated image: {len(data)} bytes, header says {f['total_bytes']}")
     if len(data) > f["total_bytes"]:
         raise TableImageError(f"{len(data) - f['total_bytes']} trailing bytes after image")
-    if zlib.crc32(data[HEADER_BYTES:]) != f["payload_crc32"]:
+    if zlib.crc32(data[layout.header_bytes :]) != f["payload_crc32"]:
         raise TableImageError("payload CRC mismatch")
     sections = [
-        Section(*_SECTION.unpack_from(data, HEADER_FIXED_BYTES + i * _SECTION.size))
-        for i in range(NUM_SECTIONS)
+        Section(*_SECTION.unpack_from(data, layout.fixed_bytes + i * _SECTION.size))
+        for i in range(len(layout.sections))
     ]
-    _check_dimensions(f, sections)
+    _check_dimensions(f, sections, layout)
     return f, sections
 
 
-def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
+def _check_dimensions(f: dict[str, int], sections: list[Section], layout: Layout) -> None:
     def bad(msg: str) -> TableImageError:
         return TableImageError(f"inconsistent dimensions: {msg}")
 
@@ -340,8 +414,16 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
     for key, want in derived.items():
         if f[key] != want:
             raise bad(f"{key} is {f[key]}, dimensions imply {want}")
-    if derived["state_bits"] > COMB_FIELD_BITS:
+    linked = layout.version == LINKED_VERSION
+    if not linked and derived["state_bits"] > COMB_FIELD_BITS:
         raise bad(f"state_bits {derived['state_bits']} > {COMB_FIELD_BITS}")
+    if linked:
+        if c > MAX_LINKED_CLASSES:
+            raise bad(f"{c} classes > {MAX_LINKED_CLASSES}, the most a linked comb holds")
+        if n < c + 1 or derived["base_bits"] > PAYLOAD_BITS or derived["state_bits"] > PAYLOAD_BITS:
+            raise bad(f"comb size {n} for {c} classes and {s} states")
+        if f["start_base"] + c >= n:
+            raise bad(f"start base {f['start_base']} + {c} classes past the comb")
     if f["start_state"] >= s:
         raise bad(f"start state {f['start_state']} >= {s} states")
     if f["final_state"] != NONE32 and f["final_state"] >= s:
@@ -353,7 +435,7 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
     bitmap_words = (s + 31) // 32
     want_sections = {
         TOKEN_CLASS: (derived["class_bits"], v),
-        ROW_BASE: (derived["base_bits"], s),
+        **({} if linked else {ROW_BASE: (derived["base_bits"], s)}),
         COMB: (32, n),
         ACCEPTING: (32, bitmap_words),
         MASK_INDEX: (derived["row_bits"], s),
@@ -362,7 +444,7 @@ def _check_dimensions(f: dict[str, int], sections: list[Section]) -> None:
         FORCED_VALID: (32, bitmap_words),
     }
     seen = set()
-    end = HEADER_BYTES
+    end = layout.header_bytes
     for sec in sections:
         if sec.ident not in want_sections or sec.ident in seen:
             raise bad(f"unexpected or repeated section id {sec.ident}")
@@ -393,23 +475,36 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
         return np.unpackbits(raw, bitorder="little")[:s].astype(bool)
 
     token_class = arrays[TOKEN_CLASS]
-    row_base = arrays[ROW_BASE]
-    comb = arrays[COMB]
-    comb_next = comb & ((1 << COMB_FIELD_BITS) - 1)
-    comb_check = comb >> COMB_FIELD_BITS
     mask_index = arrays[MASK_INDEX]
     forced_token = arrays[FORCED_TOKEN]
     forced_valid = bits(arrays[FORCED_VALID])
     if (token_class >= c).any():
         raise TableImageError("inconsistent dimensions: token class out of range")
-    if (row_base + c > f["comb_size"]).any():
-        raise TableImageError("inconsistent dimensions: row base + classes past the comb")
     rej = f["reject_code"]
-    if (((comb_next >= s) & (comb_next != rej)) | ((comb_check >= s) & (comb_check != rej))).any():
-        raise TableImageError("inconsistent dimensions: comb entry out of range")
-    if ((comb_check == rej) != (comb_next == rej)).any():
-        raise TableImageError("inconsistent dimensions: comb entry half free")
-    next_state = expand_next_state(row_base, comb_next, comb_check, c, rej)
+    comb: dict[str, object] = {}
+    if "start_base" in f:
+        linked = _linked_from(f, arrays[COMB])
+        next_state = linked.expand(rej)
+        comb["linked_comb"] = linked
+    else:
+        row_base = arrays[ROW_BASE]
+        comb_next = arrays[COMB] & ((1 << COMB_FIELD_BITS) - 1)
+        comb_check = arrays[COMB] >> COMB_FIELD_BITS
+        if (row_base + c > f["comb_size"]).any():
+            raise TableImageError("inconsistent dimensions: row base + classes past the comb")
+        out_of_range = ((comb_next >= s) & (comb_next != rej)) | (
+            (comb_check >= s) & (comb_check != rej)
+        )
+        if out_of_range.any():
+            raise TableImageError("inconsistent dimensions: comb entry out of range")
+        if ((comb_check == rej) != (comb_next == rej)).any():
+            raise TableImageError("inconsistent dimensions: comb entry half free")
+        next_state = expand_next_state(row_base, comb_next, comb_check, c, rej)
+        comb.update(
+            row_base=row_base.astype(np.int32),
+            comb_next=comb_next.astype(np.int32),
+            comb_check=comb_check.astype(np.int32),
+        )
     if ((mask_index >= r) & (mask_index != f["empty_row_code"])).any():
         raise TableImageError("inconsistent dimensions: mask row index out of range")
     if (forced_token[forced_valid] >= v).any():
@@ -430,7 +525,42 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
         .astype(np.uint32),
         forced_token=forced_token.astype(np.int32),
         forced_valid=forced_valid,
-        row_base=row_base.astype(np.int32),
-        comb_next=comb_next.astype(np.int32),
-        comb_check=comb_check.astype(np.int32),
+        **comb,  # type: ignore[arg-type]
     )
+
+
+def _linked_from(f: dict[str, int], entries: np.ndarray) -> LinkedComb:
+    """A version-3 comb, with every rule the RTL's walk relies on checked: one
+    info entry per state, a class entry only in a row and pointing at a row,
+    free entries wholly free, and the start state's row where the header says."""
+    s, c, n = f["num_states"], f["num_classes"], f["comb_size"]
+
+    def bad(msg: str) -> TableImageError:
+        return TableImageError(f"inconsistent linked comb: {msg}")
+
+    check, payload = entries & CHECK_MASK, entries >> CHECK_BITS
+    free = check == CHECK_MASK
+    if (free & (entries != FREE_ENTRY)).any():
+        raise bad("an entry with a free check field is not wholly free")
+    if ((check > c) & ~free).any():
+        raise bad("check field past the info column")
+    info = np.flatnonzero(check == c)
+    if (info < c).any():
+        raise bad("info entry before the first possible row")
+    states = payload[info]
+    if (states >= s).any() or len(info) != s or len(np.unique(states)) != s:
+        raise bad(f"{len(info)} info entries for {s} states, or a state out of range")
+    row_base = np.zeros(s, dtype=np.int64)
+    row_base[states] = info - c
+    is_base = np.zeros(n, dtype=bool)
+    is_base[row_base] = True
+    live = np.flatnonzero(check < c)
+    owner = live - check[live]
+    if (owner < 0).any() or not is_base[owner].all():
+        raise bad("class entry outside every row")
+    targets = payload[live]
+    if ((targets >= n) | ~is_base[np.minimum(targets, n - 1)]).any():
+        raise bad("class entry points at no row")
+    if f["start_base"] != row_base[f["start_state"]]:
+        raise bad(f"start base {f['start_base']} is not the start state's row")
+    return LinkedComb(c, row_base, entries.astype(np.int64))

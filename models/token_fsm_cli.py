@@ -43,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     comp.add_argument(
         "--banks", type=int, default=2, help="banks for the size report (default 2: one + spare)"
     )
+    comp.add_argument(
+        "--image-version",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        help="image format (default 2, what the RTL loads; 3: linked comb, docs/table-format.md)",
+    )
     chk = sub.add_parser("check", help="validate a token sequence against an image")
     chk.add_argument("--image", type=Path, required=True)
     chk.add_argument(
@@ -89,7 +96,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     args.out.mkdir(parents=True, exist_ok=True)
     image = args.out / f"{args.name}.bin"
-    sizes = export_image(fsm.tables, image)
+    sizes = export_image(fsm.tables, image, args.image_version)
     export_readmemh(fsm.tables, args.out)
     t = fsm.tables
     print(f"pattern      : {pattern}")
@@ -105,7 +112,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     )
     for name, nbytes in sizes.items():
         print(f"  {name:<13}: {nbytes:>10,} bytes")
-    print(f"sizes        : {format_report(args.name, report(t, banks=args.banks))}")
+    print(f"sizes        : {format_report(args.name, report(t, banks=args.banks, linked=True))}")
     print(f"image        : {image} ({image.stat().st_size:,} bytes), built in {seconds:.3f} s")
     return 0
 

@@ -14,6 +14,15 @@ import numpy as np
 
 REJECT_CLASS = 0
 
+#: Linked comb entries (image version 3, docs/table-format.md) are 32 bits: the
+#: check field in the low ``CHECK_BITS`` bits, the payload above it.  The split is
+#: fixed, not per image, so that the RTL takes the fields apart with wires.
+CHECK_BITS = 12
+PAYLOAD_BITS = 32 - CHECK_BITS
+CHECK_MASK = (1 << CHECK_BITS) - 1
+FREE_ENTRY = 0xFFFF_FFFF  # check field all ones: matches no class and no info column
+MAX_LINKED_CLASSES = CHECK_MASK - 1  # the info column (= classes) must differ from free
+
 
 @dataclass(eq=False)
 class TokenTables:
@@ -38,6 +47,9 @@ class TokenTables:
     row_base: np.ndarray = None  # type: ignore[assignment]  # (num_states,) int32
     comb_next: np.ndarray = None  # type: ignore[assignment]  # (comb_size,) int32
     comb_check: np.ndarray = None  # type: ignore[assignment]  # (comb_size,) int32
+    # The linked comb (image version 3), built on first use: packing the
+    # financial-summary schema takes about a minute, and most users never need it.
+    linked_comb: LinkedComb | None = None
 
     def __post_init__(self) -> None:
         if self.row_base is None:
@@ -48,6 +60,13 @@ class TokenTables:
     @property
     def comb_size(self) -> int:
         return int(self.comb_next.shape[0])
+
+    @property
+    def linked(self) -> LinkedComb:
+        """The next-state table as a linked comb (see LinkedComb)."""
+        if self.linked_comb is None:
+            self.linked_comb = link_next_state(self.next_state, self.reject)
+        return self.linked_comb
 
     @property
     def base_bits(self) -> int:
@@ -240,3 +259,116 @@ def expand_next_state(
     states = np.arange(len(row_base))[None, :]
     hit = comb_check[idx] == states
     return np.where(hit, comb_next[idx], reject).astype(np.int32)
+
+
+@dataclass(eq=False)
+class LinkedComb:
+    """Row displacement where an entry names the next state's *row base*, not the
+    next state: the walk from one token to the next needs no table keyed by state,
+    so the RTL's same-slot loop is comb RAM -> select -> adder -> comb address.
+
+    Every state has a distinct base ``b``.  Entry ``b + c`` for a class ``c`` with a
+    transition holds ``(row_base[next] << CHECK_BITS) | c``.  Because bases are
+    distinct, the class in the check field identifies the row: the entry at
+    ``b + c`` belongs to the state at base ``b`` exactly when its check is ``c``.
+    Entry ``b + classes`` (the info column) holds ``(state << CHECK_BITS) |
+    classes``: the state whose row starts at ``b``, from which its accepting,
+    forced and mask-row fields are read.  Free entries are ``FREE_ENTRY``.
+    ``size = max(row_base) + classes + 1``, so every ``b + c`` is in range."""
+
+    num_classes: int
+    row_base: np.ndarray  # (states,) int64, distinct
+    entries: np.ndarray  # (size,) int64, 32-bit values
+
+    @property
+    def size(self) -> int:
+        return int(self.entries.shape[0])
+
+    @property
+    def base_bits(self) -> int:
+        return max(1, (self.size - 1).bit_length())
+
+    def step(self, base: int, cls: int) -> int | None:
+        """Row base of the next state, or None: no transition on ``cls``."""
+        if not 0 <= cls < self.num_classes:
+            return None
+        e = int(self.entries[base + cls])
+        return e >> CHECK_BITS if e & CHECK_MASK == cls else None
+
+    def state_at(self, base: int) -> int:
+        """The state whose row starts at ``base`` (its info column entry)."""
+        e = int(self.entries[base + self.num_classes])
+        if e & CHECK_MASK != self.num_classes:
+            raise ValueError(f"no row starts at {base}")
+        return e >> CHECK_BITS
+
+    def expand(self, reject: int) -> np.ndarray:
+        """The dense (classes, states) next-state table this comb encodes."""
+        c = self.num_classes
+        check = self.entries & CHECK_MASK
+        payload = self.entries >> CHECK_BITS
+        state_of = np.full(self.size, reject, dtype=np.int64)
+        state_of[self.row_base] = np.arange(len(self.row_base))
+        idx = self.row_base[None, :] + np.arange(c)[:, None]
+        hit = check[idx] == np.arange(c)[:, None]
+        nxt = state_of[np.minimum(payload[idx], self.size - 1)]
+        return np.where(hit, nxt, reject).astype(np.int32)
+
+
+def link_next_state(next_state: np.ndarray, reject: int) -> LinkedComb:
+    """Pack a (classes, states) next-state table as a LinkedComb.
+
+    As compress_next_state (rows by decreasing live classes, first fit from the
+    lowest free entry, wide rows in a window near the end), with two more rules:
+    every row also takes its info column, and no two rows share a base.  Both cost
+    entries: 752,384 against 680,957 on the financial-summary schema over GPT-2,
+    37,896 against 33,578 on the summary/sentiment regex (measured by
+    ``python -m models.token_fsm compile``).  Raises ValueError when the classes,
+    the states or the comb outgrow the fixed entry fields."""
+    num_classes, num_states = next_state.shape
+    if num_classes > MAX_LINKED_CLASSES:
+        raise ValueError(
+            f"{num_classes} classes: a linked comb entry holds at most {MAX_LINKED_CLASSES}"
+        )
+    if num_states > 1 << PAYLOAD_BITS:
+        raise ValueError(
+            f"{num_states} states: a linked comb entry holds {PAYLOAD_BITS}-bit states"
+        )
+    live = next_state != reject
+    order = np.argsort(-live.sum(axis=0), kind="stable")
+    occ = np.zeros(max(1024, 2 * int(live.sum()) + 2 * num_states + 4 * num_classes), dtype=bool)
+    used = np.zeros_like(occ)  # bases taken
+    base = np.zeros(num_states, dtype=np.int64)
+    first_free = 0
+    top = 0  # every entry at or past `top` is free, and every base below it is past
+    chunk = 2048
+    for s in order.tolist():
+        cols = np.append(np.flatnonzero(live[:, s]), num_classes)
+        lo = max(0, first_free - int(cols[0]))
+        if len(cols) > _WIDE_ROW:
+            lo = max(lo, top - int(cols[0]) - _FIT_WINDOW)
+        while top + num_classes + 2 * chunk >= len(occ):
+            grow = np.zeros(len(occ), dtype=bool)
+            occ, used = np.concatenate([occ, grow]), np.concatenate([used, grow])
+        b = top  # always fits: nothing at or past top is taken
+        for start in range(lo, top, chunk):
+            cand = np.arange(start, min(top, start + chunk))
+            ok = ~occ[cand[None, :] + cols[:, None]].any(axis=0) & ~used[cand]
+            hit = np.flatnonzero(ok)
+            if len(hit):
+                b = int(cand[hit[0]])
+                break
+        base[s] = b
+        used[b] = True
+        occ[b + cols] = True
+        top = max(top, b + int(cols[-1]) + 1)
+        while occ[first_free]:
+            first_free += 1
+    size = int(base.max(initial=0)) + num_classes + 1
+    if size > 1 << PAYLOAD_BITS:
+        raise ValueError(f"linked comb of {size} entries: bases need more than {PAYLOAD_BITS} bits")
+    entries = np.full(size, FREE_ENTRY, dtype=np.int64)
+    cls, st = np.nonzero(live)
+    entries[base[st] + cls] = (base[next_state[cls, st]] << CHECK_BITS) | cls
+    entries[base + num_classes] = (np.arange(num_states) << CHECK_BITS) | num_classes
+    return LinkedComb(num_classes, base, entries)

@@ -10,12 +10,15 @@ import zlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from models import fsm_sizes
 from models import table_image as ti
+from models import token_tables as tt
 from models.regex_dfa import compile_regex
 from models.token_fsm import TokenFSM, compress_next_state, expand_next_state
-from models.token_tables import interval_class_order
+from models.token_tables import interval_class_order, link_next_state
 from models.vocab import Vocabulary
 
 SUMMARY_REGEX = r'\{"summary":"[^"]{1,200}","sentiment":"(positive|neutral|negative)"\}'
@@ -111,11 +114,12 @@ def test_layout_alignment_and_header(brief_image):
 def _patch(data: bytes, offset: int, fmt: str, value: int, reseal: bool = True) -> bytes:
     """Overwrite one header field; optionally recompute the header CRC so the
     check under test (not the CRC) is what refuses the image."""
+    header_bytes = ti.LAYOUTS[struct.unpack_from("<H", data, 4)[0]].header_bytes
     buf = bytearray(data)
     struct.pack_into(fmt, buf, offset, value)
     if reseal:
         struct.pack_into("<I", buf, ti.HEADER_CRC_OFFSET, 0)
-        crc = zlib.crc32(bytes(buf[: ti.HEADER_BYTES]))
+        crc = zlib.crc32(bytes(buf[:header_bytes]))
         struct.pack_into("<I", buf, ti.HEADER_CRC_OFFSET, crc)
     return bytes(buf)
 
@@ -319,3 +323,143 @@ def test_config_rams():
     rows 16; BRAM36 for row_base 3 rows, mask_index 1, forced_token 2."""
     assert fsm_sizes.config_rams(50257, 12, 9, 8, 262144, 128, 4) == (
         8 * (2 + 20 + 16), 8 * (3 + 1 + 2))
+
+
+# ---------------------------------------------------------------- linked comb (image v3)
+
+
+def random_table(rng: np.random.Generator, classes: int, states: int, density: float):
+    """A random (classes, states) next-state table; class 0 is never live, as in
+    every table the builder makes (the reject class)."""
+    reject = (1 << max(1, states.bit_length())) - 1
+    ns = np.where(rng.random((classes, states)) < density,
+                  rng.integers(0, states, (classes, states)), reject)
+    ns[0] = reject
+    return ns, reject
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.integers(1, 40), hst.integers(1, 80), hst.floats(0.0, 1.0), hst.integers(0, 2**32 - 1))
+def test_linked_comb_walks_like_the_dense_table(classes, states, density, seed):
+    """Every (state, class) through the walk the RTL does: entry at base + class,
+    hit when its check is the class, the payload is the next state's base; the
+    info column gives the state back.  Bases are distinct and in range."""
+    ns, reject = random_table(np.random.default_rng(seed), classes, states, density)
+    comb = link_next_state(ns, reject)
+    base = comb.row_base
+    assert len(set(base.tolist())) == states
+    assert comb.size == int(base.max()) + classes + 1
+    live = ns != reject
+    for s in range(states):
+        assert comb.state_at(int(base[s])) == s
+        for c in range(classes + 2):
+            want = int(base[ns[c, s]]) if c < classes and live[c, s] else None
+            assert comb.step(int(base[s]), c) == want, (s, c)
+    assert np.array_equal(comb.expand(reject), ns)
+    free = comb.entries == tt.FREE_ENTRY
+    assert int((~free).sum()) == int(live.sum()) + states  # one entry each, no more
+
+
+def test_linked_comb_refuses_what_its_fields_cannot_hold():
+    ns = np.full((tt.MAX_LINKED_CLASSES + 1, 1), 1)
+    with pytest.raises(ValueError, match="classes"):
+        link_next_state(ns, 1)
+    link_next_state(ns[:-1], 1)  # one fewer fits
+
+
+def test_linked_comb_brief(brief_fsm):
+    """The summary/sentiment regex on GPT-2: distinct bases and the info column
+    cost 4,318 entries (12.9 %) over the version-2 comb; the start row is where
+    the image header says."""
+    t = brief_fsm.tables
+    comb = t.linked
+    assert np.array_equal(comb.expand(t.reject), t.next_state)
+    assert (comb.size, t.comb_size) == (37896, 33578)
+    img = ti.image_bytes(t, ti.LINKED_VERSION)
+    start_base = struct.unpack_from("<I", img, ti.HEADER_FIXED_BYTES)[0]
+    assert comb.state_at(start_base) == t.start
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_linked_round_trip(index):
+    """A version-3 image loads back to the same tables and writes back to the
+    same bytes; the row_base section is gone and the header is 12 bytes shorter."""
+    fsm = small_fsms()[index]
+    img = ti.image_bytes(fsm.tables, ti.LINKED_VERSION)
+    assert struct.unpack_from("<HH", img, 4) == (3, 188)
+    assert ti.ROW_BASE not in [sec.ident for sec in ti.parse_sections(img)]
+    loaded = ti.load_image(img)
+    assert loaded.same_as(fsm.tables)
+    assert np.array_equal(loaded.linked.entries, fsm.tables.linked.entries)
+    assert ti.image_bytes(loaded, ti.LINKED_VERSION) == img
+    assert_same_behaviour(fsm, TokenFSM.from_tables(loaded), random.Random(index), 50)
+
+
+def _linked_corruptions() -> list[tuple[str, object, str]]:
+    """(name, edit of a fresh table's linked comb, message): each breaks one rule
+    the RTL's walk relies on, in an image whose CRCs and header are right."""
+
+    def half_free(comb):
+        comb.entries[np.flatnonzero(comb.entries == tt.FREE_ENTRY)[0]] = tt.CHECK_MASK
+
+    def past_info(comb):
+        i = np.flatnonzero(comb.entries == tt.FREE_ENTRY)[0]
+        comb.entries[i] = comb.num_classes + 1
+
+    def info_twice(comb):
+        i = int(comb.row_base[1]) + comb.num_classes
+        comb.entries[i] = comb.num_classes  # state 0 again
+
+    def info_state_range(comb):
+        i = int(comb.row_base[0]) + comb.num_classes
+        comb.entries[i] = (len(comb.row_base) << tt.CHECK_BITS) | comb.num_classes
+
+    def outside_rows(comb):
+        # A live-looking entry whose owner (position - class) is no row's base.
+        bases = set(comb.row_base.tolist())
+        other = (comb.entries & tt.CHECK_MASK) != comb.num_classes
+        for i in np.flatnonzero(other).tolist():
+            for c in range(1, comb.num_classes):
+                if i - c >= 0 and i - c not in bases:
+                    comb.entries[i] = (int(comb.row_base[0]) << tt.CHECK_BITS) | c
+                    return
+        raise AssertionError("no entry to misuse")
+
+    def points_nowhere(comb):
+        live = np.flatnonzero((comb.entries & tt.CHECK_MASK) < comb.num_classes)[0]
+        bases = set(comb.row_base.tolist())
+        target = next(b for b in range(comb.size) if b not in bases)
+        comb.entries[live] = (target << tt.CHECK_BITS) | (comb.entries[live] & tt.CHECK_MASK)
+
+    return [
+        ("half free", half_free, "not wholly free"),
+        ("check past the info column", past_info, "past the info column"),
+        ("a state with two rows", info_twice, "info entries"),
+        ("info state out of range", info_state_range, "info entries"),
+        ("class entry in no row", outside_rows, "outside every row"),
+        ("class entry to no row", points_nowhere, "points at no row"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_linked_corruption_refused(case):
+    name, edit, message = _linked_corruptions()[case]
+    t = small_fsms()[0].tables  # a fresh build: safe to corrupt in memory
+    edit(t.linked)
+    with pytest.raises(ti.TableImageError, match=message):
+        ti.load_image(ti.image_bytes(t, ti.LINKED_VERSION))
+
+
+def test_linked_header_refused():
+    """The start base must name the start state's row and leave room for a row."""
+    t = small_fsms()[0].tables
+    img = ti.image_bytes(t, ti.LINKED_VERSION)
+    wrong = next(int(b) for b in t.linked.row_base if b != t.linked.row_base[t.start])
+    with pytest.raises(ti.TableImageError, match="not the start state's row"):
+        ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", wrong))
+    with pytest.raises(ti.TableImageError, match="past the comb"):
+        ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", t.linked.size))
+    with pytest.raises(ti.TableImageError, match="unsupported image version 4"):
+        ti.load_image(_patch(img, 4, "<H", 4, reseal=False))
+    with pytest.raises(ValueError, match="image version 4"):
+        ti.image_bytes(t, 4)

@@ -54,6 +54,25 @@ def test_compile_gpt2_brief_prints_sizes(tmp_path, capsys):
     assert "50257 tokens" in text
     m = re.search(r"(\d+) states, (\d+) classes, (\d+) distinct mask rows", text)
     assert m is not None and int(m[2]) <= 155 and int(m[3]) <= 82
+    assert "linked comb (image v3) 37,896 entries" in text
+
+
+def test_compile_version_3_image_checks_the_same(tiny_vocab, tmp_path, capsys):
+    """--image-version 3 writes a linked-comb image; `check` reads either version
+    and gives the same verdicts."""
+    verdicts = {}
+    for version in ("2", "3"):
+        out = tmp_path / version
+        args = ["compile", "--regex", r'\{"[ab]+"\}', "--vocab", str(tiny_vocab), "-o", str(out)]
+        assert main([*args, "--image-version", version]) == 0
+        capsys.readouterr()
+        image = out / "fsm.bin"
+        assert image.read_bytes()[4] == int(version)
+        verdicts[version] = []
+        for seq in ("9,5,10,11", "0 2 1", "9,3,10,11,0"):
+            verdicts[version].append(main(["check", "--image", str(image), "--tokens", seq]))
+            verdicts[version].append(capsys.readouterr().out.strip())
+    assert verdicts["3"] == verdicts["2"] == [0, "-1", 1, "2", 1, "4"]
 
 
 def test_schema_uses_json_schema_module(tiny_vocab, tmp_path, monkeypatch, capsys):
