@@ -46,7 +46,9 @@ COMB_FIELD_BITS = 16  # a comb entry is next (bits 15:0) and check (bits 31:16)
 
 # Fixed header: see docs/table-format.md for the byte-by-byte table.
 _HEADER = struct.Struct("<IHHIIIIIIIIIIIBBBBHBBIII")
-_HEADER_V3 = struct.Struct(_HEADER.format + "I")  # + start_base
+# + start_base and a reserved zero word: the header stays a whole number of
+# qwords (192 bytes), so a loader's payload CRC starts on a qword.
+_HEADER_V3 = struct.Struct(_HEADER.format + "II")
 _PREFIX = struct.Struct("<IH")  # magic, version: the rest depends on the version
 _SECTION = struct.Struct("<HBBIII")
 HEADER_FIXED_BYTES = _HEADER.size  # 72
@@ -282,7 +284,7 @@ def _pack_header(
     p = _params(t)
     if layout.version == LINKED_VERSION:
         p["base_bits"], p["comb_size"] = t.linked.base_bits, t.linked.size
-        extra = (int(t.linked.row_base[t.start]),)
+        extra = (int(t.linked.row_base[t.start]), 0)
     else:
         extra = ()
     head = bytearray(
@@ -346,7 +348,7 @@ _FIELDS = (
     "payload_crc32",
     "comb_size",
 )
-_FIELDS_V3 = (*_FIELDS, "start_base")
+_FIELDS_V3 = (*_FIELDS, "start_base", "reserved")
 
 
 def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
@@ -364,7 +366,11 @@ def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
         )
     names = _FIELDS_V3 if version == LINKED_VERSION else _FIELDS
     f = dict(zip(names, layout.header.unpack_from(data, 0), strict=True))
-    if f["num_sections"] != len(layout.sections) or f["header_bytes"] != layout.header_bytes:
+    if (
+        f["num_sections"] != len(layout.sections)
+        or f["header_bytes"] != layout.header_bytes
+        or f.get("reserved", 0) != 0
+    ):
         raise TableImageError(
             f"inconsistent header: {f['num_sections']} sections, {f['header_bytes']} header bytes"
         )

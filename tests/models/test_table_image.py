@@ -383,10 +383,10 @@ def test_linked_comb_brief(brief_fsm):
 @pytest.mark.parametrize("index", range(5))
 def test_linked_round_trip(index):
     """A version-3 image loads back to the same tables and writes back to the
-    same bytes; the row_base section is gone and the header is 12 bytes shorter."""
+    same bytes; the row_base section is gone and the header is 8 bytes shorter."""
     fsm = small_fsms()[index]
     img = ti.image_bytes(fsm.tables, ti.LINKED_VERSION)
-    assert struct.unpack_from("<HH", img, 4) == (3, 188)
+    assert struct.unpack_from("<HH", img, 4) == (3, 192)
     assert ti.ROW_BASE not in [sec.ident for sec in ti.parse_sections(img)]
     loaded = ti.load_image(img)
     assert loaded.same_as(fsm.tables)
@@ -459,6 +459,8 @@ def test_linked_header_refused():
         ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", wrong))
     with pytest.raises(ti.TableImageError, match="past the comb"):
         ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", t.linked.size))
+    with pytest.raises(ti.TableImageError, match="inconsistent header"):
+        ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES + 4, "<I", 1))
     with pytest.raises(ti.TableImageError, match="unsupported image version 4"):
         ti.load_image(_patch(img, 4, "<H", 4, reseal=False))
     with pytest.raises(ValueError, match="image version 4"):
