@@ -9,8 +9,8 @@ payload (everything after the header, padding included).
 
 Version 2 holds the row-displaced next-state table as ``row_base`` plus comb
 entries ``{check state, next state}``; it is what the RTL loads today.  Version 3
-holds a linked comb (models.token_tables.LinkedComb: entries name the next
-state's row base) and no ``row_base`` section; the RTL does not load it yet.
+holds a linked comb (models.token_tables.LinkedComb: entries name where the
+next state's row is) and no ``row_base`` section; the RTL does not load it yet.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ COMB_FIELD_BITS = 16  # a comb entry is next (bits 15:0) and check (bits 31:16)
 
 # Fixed header: see docs/table-format.md for the byte-by-byte table.
 _HEADER = struct.Struct("<IHHIIIIIIIIIIIBBBBHBBIII")
-# + start_base and a reserved zero word: the header stays a whole number of
+# + start_info and a reserved zero word: the header stays a whole number of
 # qwords (192 bytes), so a loader's payload CRC starts on a qword.
 _HEADER_V3 = struct.Struct(_HEADER.format + "II")
 _PREFIX = struct.Struct("<IH")  # magic, version: the rest depends on the version
@@ -284,7 +284,7 @@ def _pack_header(
     p = _params(t)
     if layout.version == LINKED_VERSION:
         p["base_bits"], p["comb_size"] = t.linked.base_bits, t.linked.size
-        extra = (int(t.linked.row_base[t.start]), 0)
+        extra = (t.linked.info(t.start), 0)
     else:
         extra = ()
     head = bytearray(
@@ -348,7 +348,7 @@ _FIELDS = (
     "payload_crc32",
     "comb_size",
 )
-_FIELDS_V3 = (*_FIELDS, "start_base", "reserved")
+_FIELDS_V3 = (*_FIELDS, "start_info", "reserved")
 
 
 def _check_header(data: bytes) -> tuple[dict[str, int], list[Section]]:
@@ -428,8 +428,8 @@ def _check_dimensions(f: dict[str, int], sections: list[Section], layout: Layout
             raise bad(f"{c} classes > {MAX_LINKED_CLASSES}, the most a linked comb holds")
         if n < c + 1 or derived["base_bits"] > PAYLOAD_BITS or derived["state_bits"] > PAYLOAD_BITS:
             raise bad(f"comb size {n} for {c} classes and {s} states")
-        if f["start_base"] + c >= n:
-            raise bad(f"start base {f['start_base']} + {c} classes past the comb")
+        if not c <= f["start_info"] < n:
+            raise bad(f"start info position {f['start_info']} outside [{c}, comb size {n})")
     if f["start_state"] >= s:
         raise bad(f"start state {f['start_state']} >= {s} states")
     if f["final_state"] != NONE32 and f["final_state"] >= s:
@@ -488,7 +488,7 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
         raise TableImageError("inconsistent dimensions: token class out of range")
     rej = f["reject_code"]
     comb: dict[str, object] = {}
-    if "start_base" in f:
+    if "start_info" in f:
         linked = _linked_from(f, arrays[COMB])
         next_state = linked.expand(rej)
         comb["linked_comb"] = linked
@@ -537,8 +537,9 @@ def _tables_from(f: dict[str, int], arrays: dict[int, np.ndarray]) -> TokenTable
 
 def _linked_from(f: dict[str, int], entries: np.ndarray) -> LinkedComb:
     """A version-3 comb, with every rule the RTL's walk relies on checked: one
-    info entry per state, a class entry only in a row and pointing at a row,
-    free entries wholly free, and the start state's row where the header says."""
+    info entry per state, a class entry only in a row and pointing at a row's
+    info entry, free entries wholly free, the start state's info entry where the
+    header says."""
     s, c, n = f["num_states"], f["num_classes"], f["comb_size"]
 
     def bad(msg: str) -> TableImageError:
@@ -565,8 +566,8 @@ def _linked_from(f: dict[str, int], entries: np.ndarray) -> LinkedComb:
     if (owner < 0).any() or not is_base[owner].all():
         raise bad("class entry outside every row")
     targets = payload[live]
-    if ((targets >= n) | ~is_base[np.minimum(targets, n - 1)]).any():
+    if ((targets >= n) | (check[np.minimum(targets, n - 1)] != c)).any():
         raise bad("class entry points at no row")
-    if f["start_base"] != row_base[f["start_state"]]:
-        raise bad(f"start base {f['start_base']} is not the start state's row")
+    if f["start_info"] != row_base[f["start_state"]] + c:
+        raise bad(f"start info position {f['start_info']} is not the start state's")
     return LinkedComb(c, row_base, entries.astype(np.int64))

@@ -263,18 +263,20 @@ def expand_next_state(
 
 @dataclass(eq=False)
 class LinkedComb:
-    """Row displacement where an entry names the next state's *row base*, not the
-    next state: the walk from one token to the next needs no table keyed by state,
-    so the RTL's same-slot loop is comb RAM -> select -> adder -> comb address.
+    """Row displacement where an entry names where the next state's row is, not
+    the next state: the walk from one token to the next needs no table keyed by
+    state, so the RTL's same-slot loop is comb RAM -> select -> adder -> comb
+    address.
 
-    Every state has a distinct base ``b``.  Entry ``b + c`` for a class ``c`` with a
-    transition holds ``(row_base[next] << CHECK_BITS) | c``.  Because bases are
+    Every state has a distinct row base ``b``; its *info position* is
+    ``i = b + classes`` (the info column, one past the last class), and a state
+    is named by its info position throughout.  Entry ``b + c`` for a class
+    ``c`` with a transition holds ``(info position of next << CHECK_BITS) | c``;
+    entry ``i`` holds ``(state << CHECK_BITS) | classes``.  Because bases are
     distinct, the class in the check field identifies the row: the entry at
     ``b + c`` belongs to the state at base ``b`` exactly when its check is ``c``.
-    Entry ``b + classes`` (the info column) holds ``(state << CHECK_BITS) |
-    classes``: the state whose row starts at ``b``, from which its accepting,
-    forced and mask-row fields are read.  Free entries are ``FREE_ENTRY``.
-    ``size = max(row_base) + classes + 1``, so every ``b + c`` is in range."""
+    Free entries are ``FREE_ENTRY``.  ``size = max(row_base) + classes + 1``, so
+    every ``i - classes + c`` is in range."""
 
     num_classes: int
     row_base: np.ndarray  # (states,) int64, distinct
@@ -288,18 +290,22 @@ class LinkedComb:
     def base_bits(self) -> int:
         return max(1, (self.size - 1).bit_length())
 
-    def step(self, base: int, cls: int) -> int | None:
-        """Row base of the next state, or None: no transition on ``cls``."""
+    def info(self, state: int) -> int:
+        """Info position of ``state``: where the walk names it."""
+        return int(self.row_base[state]) + self.num_classes
+
+    def step(self, info: int, cls: int) -> int | None:
+        """Info position of the next state, or None: no transition on ``cls``."""
         if not 0 <= cls < self.num_classes:
             return None
-        e = int(self.entries[base + cls])
+        e = int(self.entries[info - self.num_classes + cls])
         return e >> CHECK_BITS if e & CHECK_MASK == cls else None
 
-    def state_at(self, base: int) -> int:
-        """The state whose row starts at ``base`` (its info column entry)."""
-        e = int(self.entries[base + self.num_classes])
+    def state_at(self, info: int) -> int:
+        """The state whose info entry is at ``info``."""
+        e = int(self.entries[info])
         if e & CHECK_MASK != self.num_classes:
-            raise ValueError(f"no row starts at {base}")
+            raise ValueError(f"no info entry at {info}")
         return e >> CHECK_BITS
 
     def expand(self, reject: int) -> np.ndarray:
@@ -308,7 +314,7 @@ class LinkedComb:
         check = self.entries & CHECK_MASK
         payload = self.entries >> CHECK_BITS
         state_of = np.full(self.size, reject, dtype=np.int64)
-        state_of[self.row_base] = np.arange(len(self.row_base))
+        state_of[self.row_base + c] = np.arange(len(self.row_base))
         idx = self.row_base[None, :] + np.arange(c)[:, None]
         hit = check[idx] == np.arange(c)[:, None]
         nxt = state_of[np.minimum(payload[idx], self.size - 1)]
@@ -369,6 +375,6 @@ def link_next_state(next_state: np.ndarray, reject: int) -> LinkedComb:
         raise ValueError(f"linked comb of {size} entries: bases need more than {PAYLOAD_BITS} bits")
     entries = np.full(size, FREE_ENTRY, dtype=np.int64)
     cls, st = np.nonzero(live)
-    entries[base[st] + cls] = (base[next_state[cls, st]] << CHECK_BITS) | cls
+    entries[base[st] + cls] = ((base[next_state[cls, st]] + num_classes) << CHECK_BITS) | cls
     entries[base + num_classes] = (np.arange(num_states) << CHECK_BITS) | num_classes
     return LinkedComb(num_classes, base, entries)

@@ -341,9 +341,9 @@ def random_table(rng: np.random.Generator, classes: int, states: int, density: f
 @settings(max_examples=60, deadline=None)
 @given(hst.integers(1, 40), hst.integers(1, 80), hst.floats(0.0, 1.0), hst.integers(0, 2**32 - 1))
 def test_linked_comb_walks_like_the_dense_table(classes, states, density, seed):
-    """Every (state, class) through the walk the RTL does: entry at base + class,
-    hit when its check is the class, the payload is the next state's base; the
-    info column gives the state back.  Bases are distinct and in range."""
+    """Every (state, class) through the walk the RTL does: entry at info - classes
+    + class, hit when its check is the class, the payload is the next state's info
+    position; the info entry gives the state back.  Bases are distinct and in range."""
     ns, reject = random_table(np.random.default_rng(seed), classes, states, density)
     comb = link_next_state(ns, reject)
     base = comb.row_base
@@ -351,10 +351,11 @@ def test_linked_comb_walks_like_the_dense_table(classes, states, density, seed):
     assert comb.size == int(base.max()) + classes + 1
     live = ns != reject
     for s in range(states):
-        assert comb.state_at(int(base[s])) == s
+        info = comb.info(s)
+        assert info == int(base[s]) + classes and comb.state_at(info) == s
         for c in range(classes + 2):
-            want = int(base[ns[c, s]]) if c < classes and live[c, s] else None
-            assert comb.step(int(base[s]), c) == want, (s, c)
+            want = comb.info(int(ns[c, s])) if c < classes and live[c, s] else None
+            assert comb.step(info, c) == want, (s, c)
     assert np.array_equal(comb.expand(reject), ns)
     free = comb.entries == tt.FREE_ENTRY
     assert int((~free).sum()) == int(live.sum()) + states  # one entry each, no more
@@ -369,15 +370,15 @@ def test_linked_comb_refuses_what_its_fields_cannot_hold():
 
 def test_linked_comb_brief(brief_fsm):
     """The summary/sentiment regex on GPT-2: distinct bases and the info column
-    cost 4,318 entries (12.9 %) over the version-2 comb; the start row is where
-    the image header says."""
+    cost 4,318 entries (12.9 %) over the version-2 comb; the start state's info
+    entry is where the image header says."""
     t = brief_fsm.tables
     comb = t.linked
     assert np.array_equal(comb.expand(t.reject), t.next_state)
     assert (comb.size, t.comb_size) == (37896, 33578)
     img = ti.image_bytes(t, ti.LINKED_VERSION)
-    start_base = struct.unpack_from("<I", img, ti.HEADER_FIXED_BYTES)[0]
-    assert comb.state_at(start_base) == t.start
+    start_info = struct.unpack_from("<I", img, ti.HEADER_FIXED_BYTES)[0]
+    assert comb.state_at(start_info) == t.start
 
 
 @pytest.mark.parametrize("index", range(5))
@@ -421,14 +422,14 @@ def _linked_corruptions() -> list[tuple[str, object, str]]:
         for i in np.flatnonzero(other).tolist():
             for c in range(1, comb.num_classes):
                 if i - c >= 0 and i - c not in bases:
-                    comb.entries[i] = (int(comb.row_base[0]) << tt.CHECK_BITS) | c
+                    comb.entries[i] = (comb.info(0) << tt.CHECK_BITS) | c
                     return
         raise AssertionError("no entry to misuse")
 
     def points_nowhere(comb):
         live = np.flatnonzero((comb.entries & tt.CHECK_MASK) < comb.num_classes)[0]
-        bases = set(comb.row_base.tolist())
-        target = next(b for b in range(comb.size) if b not in bases)
+        infos = set((comb.row_base + comb.num_classes).tolist())
+        target = next(b for b in range(comb.size) if b not in infos)
         comb.entries[live] = (target << tt.CHECK_BITS) | (comb.entries[live] & tt.CHECK_MASK)
 
     return [
@@ -451,14 +452,15 @@ def test_linked_corruption_refused(case):
 
 
 def test_linked_header_refused():
-    """The start base must name the start state's row and leave room for a row."""
+    """The start info position must be the start state's, inside the comb."""
     t = small_fsms()[0].tables
     img = ti.image_bytes(t, ti.LINKED_VERSION)
-    wrong = next(int(b) for b in t.linked.row_base if b != t.linked.row_base[t.start])
-    with pytest.raises(ti.TableImageError, match="not the start state's row"):
+    wrong = t.linked.info(1)
+    with pytest.raises(ti.TableImageError, match="is not the start state's"):
         ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", wrong))
-    with pytest.raises(ti.TableImageError, match="past the comb"):
-        ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", t.linked.size))
+    for outside in (t.linked.size, t.num_classes - 1):
+        with pytest.raises(ti.TableImageError, match="outside"):
+            ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES, "<I", outside))
     with pytest.raises(ti.TableImageError, match="inconsistent header"):
         ti.load_image(_patch(img, ti.HEADER_FIXED_BYTES + 4, "<I", 1))
     with pytest.raises(ti.TableImageError, match="unsupported image version 4"):
