@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """On-chip memory a token-FSM grammar needs in the RTL, and whether it fits a VCK5000.
 
-The RTL (rtl/fsm/fsm_core.sv) keeps every image section in a ``common_ram_sdp``
-of 512-bit words (``LoadW`` = 512), one region per bank, as the image stores it
-(8/16/32-bit elements, 64-byte aligned sections, 512-bit aligned mask rows). A
+The RTL (rtl/fsm/fsm_core.sv) keeps every section of a version-3 image (the
+linked comb, docs/table-format.md) in a RAM of 512-bit words (``LoadW`` = 512),
+one region per bank, as the image stores it (8/16/32-bit elements, 64-byte
+aligned sections, 512-bit aligned mask rows). A
 memory's style follows its depth over all banks, as ``fsm_core.ram_style``:
 UltraRAM from 4,096 words, block RAM from 64, LUT RAM below.  A 512-bit word is
 8 URAM288 (4K x 72) or 8 BRAM36 (512 x 72) wide.
@@ -62,7 +63,7 @@ def loads_into(t: TokenTables, config: Mapping[str, int]) -> bool:
         and t.class_bits <= config["ClassW"]
         and t.row_bits <= config.get("RowW", 16)
         and t.token_bits <= tok_w
-        and t.comb_size <= config["NsCap"]
+        and t.linked.size <= config["NsCap"]
         and t.num_mask_rows <= config["RowCap"]
         and t.vocab_size <= config["VocabMax"]
     )
@@ -85,13 +86,10 @@ def rams(depth: int) -> tuple[int, int]:
     return 0, 0
 
 
-def report(
-    t: TokenTables, banks: int = 2, budget: Budget | None = None, linked: bool = False
-) -> dict[str, object]:
-    """Dense and compressed next-state bits, memories for ``banks`` banks of this
-    grammar (one resident grammar and the spare bank by default), and the fit.
-    ``linked`` adds the linked comb (image version 3, which the RTL does not load
-    yet): its entries and next-state bits, beside the version-2 comb's."""
+def report(t: TokenTables, banks: int = 2, budget: Budget | None = None) -> dict[str, object]:
+    """Dense and compressed (linked comb, what the RTL holds) next-state bits, the
+    version-2 comb beside it, memories for ``banks`` banks of this grammar (one
+    resident grammar and the spare bank by default), and the fit."""
     budget = budget or fsm_budget()
     words = section_words(t)
     uram = bram = 0
@@ -99,23 +97,17 @@ def report(
         u, b = rams(banks * depth)
         uram, bram = uram + u, bram + b
     dense_stored = t.num_classes * t.num_states * storage_bits(t.state_bits)
-    comb_stored = t.comb_size * 32 + t.num_states * storage_bits(t.base_bits)
+    comb_stored = t.linked.size * 32
     row_bits = t.words_per_row * 32
     padded_bits = -(-t.words_per_row // 16) * 512
-    extra: dict[str, object] = {}
-    if linked:
-        extra = {
-            "linked_comb_size": t.linked.size,
-            "linked_next_bits": t.linked.size * 32,
-            "linked_extra_pct": round(100 * (t.linked.size / t.comb_size - 1), 1),
-        }
     return {
-        **extra,
         "states": t.num_states,
         "classes": t.num_classes,
         "mask_rows": t.num_mask_rows,
         "live_transitions": int((t.next_state != t.reject).sum()),
-        "comb_size": t.comb_size,
+        "comb_size": t.linked.size,
+        "row_base_comb_size": t.comb_size,
+        "linked_extra_pct": round(100 * (t.linked.size / t.comb_size - 1), 1),
         "dense_next_bits": dense_stored,
         "compressed_next_bits": comb_stored,
         "compression": round(dense_stored / comb_stored, 2),
@@ -138,7 +130,8 @@ def report(
 def format_report(name: str, r: dict[str, object]) -> str:
     return (
         f"{name}: {r['states']} states x {r['classes']} classes, "
-        f"{r['live_transitions']:,} live -> comb {r['comb_size']:,}; next-state dense "
+        f"{r['live_transitions']:,} live -> linked comb {r['comb_size']:,} (version-2 comb "
+        f"{r['row_base_comb_size']:,}, +{r['linked_extra_pct']} %); next-state dense "
         f"{r['dense_next_bits']:,} bits, compressed {r['compressed_next_bits']:,} bits "
         f"({r['compression']}x); mask padding {r['mask_padding_pct']} %; per bank "
         f"{r['uram_per_bank']} URAM + {r['bram36_per_bank']} BRAM36; {r['banks']} banks "
@@ -146,12 +139,6 @@ def format_report(name: str, r: dict[str, object]) -> str:
         f"{r['budget_bram36']} BRAM36 beside the radix controller's L2 build: "
         f"{'fits' if r['fits'] else 'DOES NOT FIT'} (beside its on-chip build: "
         f"{'fits' if r['fits_beside_onchip_radix'] else 'does not fit'})"
-        + (
-            f"; linked comb (image v3) {r['linked_comb_size']:,} entries, "
-            f"{r['linked_next_bits']:,} bits (+{r['linked_extra_pct']} % entries)"
-            if "linked_comb_size" in r
-            else ""
-        )
     )
 
 
@@ -160,11 +147,11 @@ def config_rams(
     n_grammars: int,
 ) -> tuple[int, int]:
     """(URAM288, BRAM36) of an ``fsm_top`` configuration with LoadW = 512: the
-    region sizes of ``fsm_core`` (one region per bank, NGrammars + 1 banks)."""
+    region sizes of ``fsm_core`` (one region per bank, NGrammars + 1 banks): the
+    comb with 2^ClassW entries of slack, state-indexed tables of 2^StateW."""
     lb = WORD_BITS // 8
-    s_max = (1 << state_w) - 1
+    s_max = 1 << state_w
     w_max = (vocab_max + 31) // 32
-    base_w = max(1, (ns_cap - 1).bit_length())
     tok_w = max(1, (vocab_max - 1).bit_length())
 
     def elem(bits: int) -> int:
@@ -172,8 +159,7 @@ def config_rams(
 
     words = [
         -(-vocab_max * elem(class_w) // lb),  # token_class
-        -(-s_max * elem(base_w) // lb),  # row_base
-        -(-ns_cap * 4 // lb),  # comb
+        -(-(ns_cap + (1 << class_w)) * 4 // lb),  # comb
         -(-((s_max + 31) // 32) * 4 // lb),  # accepting
         -(-((s_max + 31) // 32) * 4 // lb),  # forced_valid
         -(-s_max * elem(row_w) // lb),  # mask_index
@@ -261,13 +247,13 @@ def size_table(
         f"{onchip.uram} URAM, {onchip.bram36} BRAM36; {banks} banks (grammar + spare)",
         "| grammar | vocabulary | states x classes | live | comb | dense bits | compressed bits "
         "| ratio | URAM/bank | BRAM36/bank | fits (L2 radix) | fits (on-chip radix) "
-        "| loads into the VCK5000 build | linked comb (v3, not loaded yet) |",
+        "| loads into the VCK5000 build | version-2 comb |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for vocab in vocabs:
         for name, pattern in grammars().items():
             t = TokenFSM.from_regex(pattern, vocab).tables
-            r = report(t, banks=banks, linked=True)
+            r = report(t, banks=banks)
             r["grammar"], r["vocab"] = name, vocab.name
             r["loads_into_build"] = None if config is None else loads_into(t, config)
             rows.append(r)
@@ -278,7 +264,7 @@ def size_table(
                 f"| {r['compressed_next_bits']:,} | {r['compression']} | {r['uram_per_bank']} "
                 f"| {r['bram36_per_bank']} | {'yes' if r['fits'] else 'no'} "
                 f"| {'yes' if r['fits_beside_onchip_radix'] else 'no'} | {loads} "
-                f"| {r['linked_comb_size']:,} (+{r['linked_extra_pct']} %) |"
+                f"| {r['row_base_comb_size']:,} (linked +{r['linked_extra_pct']} %) |"
             )
     if config is not None:
         uram, bram = config_rams(

@@ -7,10 +7,11 @@ a beat, and mask rows are padded to whole 512-bit words.  Two CRC32s (zlib polyn
 guard it: one over the header (with its own field zeroed), one over the
 payload (everything after the header, padding included).
 
-Version 2 holds the row-displaced next-state table as ``row_base`` plus comb
-entries ``{check state, next state}``; it is what the RTL loads today.  Version 3
-holds a linked comb (models.token_tables.LinkedComb: entries name where the
-next state's row is) and no ``row_base`` section; the RTL does not load it yet.
+Version 3, what the RTL loads and what is written by default, holds a linked
+comb (models.token_tables.LinkedComb: entries name where the next state's row
+is) and no ``row_base`` section.  Version 2 holds the row-displaced next-state
+table as ``row_base`` plus comb entries ``{check state, next state}``; the model
+still writes and reads it.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ from .token_tables import (
 )
 
 MAGIC = 0x4D534654  # bytes "TFSM"
-VERSION = 2  # what image_bytes writes unless told otherwise: the version the RTL loads
+ROW_BASE_VERSION = 2
 LINKED_VERSION = 3
-VERSIONS = (VERSION, LINKED_VERSION)
+VERSION = LINKED_VERSION  # what image_bytes writes unless told otherwise: the RTL's
+VERSIONS = (ROW_BASE_VERSION, LINKED_VERSION)
 NONE32 = 0xFFFFFFFF  # eos_id / final_state when absent
 MASK_WORD_BITS = 32
 ALIGN = 64  # section alignment in bytes: one 512-bit beat
@@ -98,7 +100,7 @@ class Layout:
 
 
 LAYOUTS = {
-    VERSION: Layout(VERSION, _HEADER, tuple(SECTION_NAMES)),
+    ROW_BASE_VERSION: Layout(ROW_BASE_VERSION, _HEADER, tuple(SECTION_NAMES)),
     LINKED_VERSION: Layout(
         LINKED_VERSION, _HEADER_V3, tuple(i for i in SECTION_NAMES if i != ROW_BASE)
     ),
@@ -172,14 +174,16 @@ def parse_sections(data: bytes) -> list[Section]:
     return _check_header(data)[1]
 
 
-def export_readmemh(tables: TokenTables, directory: str | Path) -> list[Path]:
-    """One ``<table>.hex`` per table (one element per line, minimum hex digits for
-    the logical width; address = element index), plus params.svh / params.json
-    with the dimensions and widths the RTL parameters must match."""
+def export_readmemh(
+    tables: TokenTables, directory: str | Path, version: int = ROW_BASE_VERSION
+) -> list[Path]:
+    """One ``<table>.hex`` per table of ``version``'s sections (one element per
+    line, minimum hex digits for the logical width; address = element index),
+    plus params.svh / params.json with the dimensions and widths."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for ident, (logical, _, arr) in section_arrays(tables).items():
+    for ident, (logical, _, arr) in section_arrays(tables, version).items():
         name = SECTION_NAMES[ident]
         digits = max(1, (logical + 3) // 4)
         lines = [f"// {name}: {arr.size} x {logical} bits, see docs/table-format.md"]

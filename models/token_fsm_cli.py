@@ -47,8 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         "--image-version",
         type=int,
         choices=(2, 3),
-        default=2,
-        help="image format (default 2, what the RTL loads; 3: linked comb, docs/table-format.md)",
+        default=3,
+        help="image format (default 3, the linked comb the RTL loads; 2: row_base + comb; "
+        "docs/table-format.md)",
     )
     chk = sub.add_parser("check", help="validate a token sequence against an image")
     chk.add_argument("--image", type=Path, required=True)
@@ -112,7 +113,7 @@ def _cmd_compile(args: argparse.Namespace) -> int:
     )
     for name, nbytes in sizes.items():
         print(f"  {name:<13}: {nbytes:>10,} bytes")
-    print(f"sizes        : {format_report(args.name, report(t, banks=args.banks, linked=True))}")
+    print(f"sizes        : {format_report(args.name, report(t, banks=args.banks))}")
     print(f"image        : {image} ({image.stat().st_size:,} bytes), built in {seconds:.3f} s")
     return 0
 

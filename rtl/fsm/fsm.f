@@ -3,7 +3,7 @@ fsm_pkg.sv
 fsm_crc32.sv
 fsm_out_fifo.sv
 fsm_loader.sv
-fsm_ram_async.sv
+fsm_comb_ram.sv
 fsm_mask_engine.sv
 fsm_core.sv
 fsm_csr.sv

@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
-// Token-FSM validator core: resident grammar tables, per-slot DFA state, a 5-stage
+// Token-FSM validator core: resident grammar tables, per-slot DFA state, a 6-stage
 // command pipeline, the mask streamer and the table loader.
 //
-// Length: the 5-stage pipeline with its same-slot forwarding, the mask streamer
+// Length: the 6-stage pipeline with its same-slot forwarding, the mask streamer
 // and the loader share the bank RAM ports and the slot state; split apart, the
 // forwarding paths would cross module ports.
 //
+// The next-state table is a linked comb (image version 3, docs/table-format.md):
+// a state is named by its info position i, a class entry holds the next state's
+// info position, and entry i holds the state number. The walk from one token to
+// the next is one comb read and one add, with no table keyed by state.
+//
 // Pipeline (docs/fsm-protocol.md has the cycle model):
 //   S0  accept a command; slot checks; token -> class read (token_class memory)
-//   S1  class lane
-//   S2  slot state and row base (forwarded from S3 or S4); comb read at row base + class
-//   S3  next state, allowed? (check == state); VIOLATED / TOKEN, with the slot's
-//       violated flag and position forwarded from S4; state-info reads (row
-//       base, accepting, forced, mask row) of the state the result reports
-//   S4  result (offered the same cycle through fsm_out_fifo); slot write-back
-// One command enters per cycle. A command on the slot of the command just
-// ahead waits one cycle (its state is then forwarded from S4), a command on a
-// slot with a BIND in flight waits for it, and MASK waits until its slot has
-// nothing in flight. Results leave in command order; the pipeline never stalls:
-// a command enters only if the result buffer has room for every result in flight.
+//   S1  class lane; class - C
+//   S2  slot info position (forwarded from S3 or S4); comb read at i + (class - C)
+//   S3  allowed? (check == class); VIOLATED / TOKEN, with the slot's violated flag
+//       and position forwarded from S4; info read (port B) at the resulting i
+//   S4  state number from the info entry; accepting / forced / mask-row reads;
+//       slot write-back of i, violated flag and position
+//   S5  result (offered the same cycle through fsm_out_fifo); slot write-back of
+//       the accepting flag and mask row
+// One command enters per cycle, on any slot: S2 takes the info position of the
+// op just ahead from S3. A command on a slot with a BIND in flight waits for it,
+// and MASK waits until its slot has nothing in flight that writes it. Results
+// leave in command order; the pipeline never stalls: a command enters only if
+// the result buffer has room for every result in flight.
 // Tables live in NGrammars + 1 banks; a LOAD writes the spare bank and swaps it
 // in only if the image passes every check.
 `default_nettype none
@@ -96,22 +103,28 @@ module fsm_core #(
   localparam int SlotN   = 1 << SlotW;
   localparam int GramW   = (NGrammars > 1) ? $clog2(NGrammars) : 1;
   localparam int TokW    = $clog2(VocabMax);          // a token id
-  localparam int SMax    = (1 << StateW) - 1;
+  // State-indexed regions hold 2^StateW elements, so that a state read from a
+  // comb entry indexes its own bank's region whatever the image holds.
+  localparam int SMax    = 1 << StateW;
   localparam int WMax    = (VocabMax + 31) / 32;      // 32-bit words per mask row
-  localparam int BaseW   = (NsCap > 2) ? $clog2(NsCap) : 1;  // a row base (< comb size)
+  // Comb entries in memory: {payload, check} in 32 bits, the check cut to CkW bits
+  // (classes, the info column and the all-ones free code); NE entries per word.
+  localparam int CkW     = ClassW + 1;
+  localparam int NE      = LoadW / 32;
+  localparam int NEW     = $clog2(NE);
   // Memory words between mask rows: the row padded to whole 512-bit words.
   localparam int StrideW = $clog2(((WMax + 15) / 16) * 16 * 32 / LoadW + 1);
   localparam int BeatW   = $clog2((VocabMax + MaskW - 1) / MaskW + 1);
   // Bytes per element as the image stores it (8/16/32-bit storage).
   localparam int TcE     = (ClassW <= 8) ? 1 : 2;
-  localparam int BsE     = (BaseW <= 8) ? 1 : (BaseW <= 16) ? 2 : 4;
   localparam int MiE     = (RowW <= 8) ? 1 : 2;
   localparam int FtE     = (TokW <= 8) ? 1 : (TokW <= 16) ? 2 : 4;
   // Words per bank of each region. Sections start on 64-byte boundaries, so a
   // section starts at the start of a beat (LoadW <= 512) and needs no slack.
   localparam int TcWords = (VocabMax * TcE + LB - 1) / LB;
-  localparam int BsWords = (SMax * BsE + LB - 1) / LB;
-  localparam int CbWords = (NsCap * 4 + LB - 1) / LB;
+  // A comb region has 2^ClassW entries of slack past NsCap: the loader keeps every
+  // payload below comb_size, so i - C + class stays inside the bank's region.
+  localparam int CbWords = (NsCap + (1 << ClassW) + NE - 1) / NE;
   localparam int BmWords = (((SMax + 31) / 32) * 4 + LB - 1) / LB;
   localparam int MiWords = (SMax * MiE + LB - 1) / LB;
   localparam int FtWords = (SMax * FtE + LB - 1) / LB;
@@ -120,20 +133,20 @@ module fsm_core #(
   localparam int WIdxW   = $clog2(MaxWords + 1) + 1;
   // Memory depths (all banks) and address widths.
   localparam int TcDepth = NBanks * TcWords;
-  localparam int BsDepth = NBanks * BsWords;
   localparam int CbDepth = NBanks * CbWords;
   localparam int BmDepth = NBanks * BmWords;
   localparam int MiDepth = NBanks * MiWords;
   localparam int FtDepth = NBanks * FtWords;
   localparam int MrDepth = NBanks * MrWords;
   localparam int TcAW    = $clog2(TcDepth);
-  localparam int BsAW    = $clog2(BsDepth);
   localparam int CbAW    = $clog2(CbDepth);
   localparam int BmAW    = $clog2(BmDepth);
   localparam int MiAW    = $clog2(MiDepth);
   localparam int FtAW    = $clog2(FtDepth);
   localparam int MrAW    = $clog2(MrDepth);
   localparam int RspLW   = $clog2(RspDepth + 1);
+  // An info position, absolute over all banks (the loader adds the region base).
+  localparam int IW      = $clog2(CbDepth * NE);
 
   // RAM style by size: UltraRAM for deep memories (4K x 72 blocks), block RAM
   // otherwise, LUT RAM for a handful of words.
@@ -162,6 +175,8 @@ module fsm_core #(
   `COMMON_PARAM_CHECK(g_bad_grammars, NGrammars >= 1 && NGrammars <= 15,
                       "fsm_core: NGrammars 1..15")
   `COMMON_PARAM_CHECK(g_bad_rsp, RspDepth >= 8 && RspDepth <= 64, "fsm_core: RspDepth 8..64")
+  `COMMON_PARAM_CHECK(g_bad_comb, IW <= 32 - CkW && ClassW <= fsm_pkg::CB_CHECK_W - 1,
+                      "fsm_core: comb regions too large for an entry's payload field")
 
   // Internal op kinds carried down the pipeline.
   localparam logic [2:0] K_BIND    = 3'd0;
@@ -214,7 +229,7 @@ module fsm_core #(
   logic [StateW:0]   bp_states_q [NBanks];
   logic [ClassW:0]   bp_classes_q [NBanks];
   logic [RowW-1:0]   bp_rows_q [NBanks];
-  logic [StateW-1:0] bp_start_q [NBanks];
+  logic [IW-1:0]     bp_sinfo_q [NBanks];   // the start state's info position
   logic [TokW-1:0]   bp_eos_q [NBanks];
   logic              bp_eosv_q [NBanks];
   logic [BeatW-1:0]  bp_nbeats_q [NBanks];
@@ -224,8 +239,7 @@ module fsm_core #(
   // ---------------------------------------------------------------- slots
   logic              sl_bound_q [SlotN];
   logic [GramW-1:0]  sl_gram_q  [SlotN];
-  logic [StateW-1:0] sl_state_q [SlotN];
-  logic [BaseW-1:0]  sl_base_q  [SlotN];   // row base of the state
+  logic [IW-1:0]     sl_info_q  [SlotN];   // the state's info position
   logic              sl_viol_q  [SlotN];
   logic [31:0]       sl_pos_q   [SlotN];
   logic              sl_acc_q   [SlotN];   // the state's accepting flag and mask row
@@ -234,28 +248,32 @@ module fsm_core #(
   logic [BankW-1:0]  sl_bank_q  [SlotN];   // map_q[sl_gram_q] while bound (SVA)
 
   // ---------------------------------------------------------------- pipeline registers
-  // S1..S4 share one layout (packed, index = stage); fields are filled as the op goes.
-  logic [4:1]              p_v_q;        // stage valid
-  logic [4:1][2:0]         p_kind_q;
-  logic [4:1][7:0]         p_op_q;       // opcode echoed in the result
-  logic [4:1]              p_res_q;      // produces a result
-  logic [4:1]              p_slotop_q;   // acts on p_slot_q (hazards, forwarding)
-  logic [4:1][15:0]        p_slot_q;     // slot field as given
-  logic [4:1][GramW-1:0]   p_gram_q;
-  logic [4:1][BankW-1:0]   p_bank_q;
-  logic [4:1][7:0]         p_err_q;      // status so far
-  logic [4:1][31:0]        p_tokraw_q;   // token; bit 31 flags "token >= V"
-  logic [4:1]              p_last_q;     // VALIDATE: last beat of the packet
+  // S1..S5 share one layout (packed, index = stage); fields are filled as the op goes.
+  localparam int NST = 5;                // last stage
+  logic [NST:1]              p_v_q;        // stage valid
+  logic [NST:1][2:0]         p_kind_q;
+  logic [NST:1][7:0]         p_op_q;       // opcode echoed in the result
+  logic [NST:1]              p_res_q;      // produces a result
+  logic [NST:1]              p_slotop_q;   // acts on p_slot_q (hazards, forwarding)
+  logic [NST:1][15:0]        p_slot_q;     // slot field as given
+  logic [NST:1][GramW-1:0]   p_gram_q;
+  logic [NST:1][BankW-1:0]   p_bank_q;
+  logic [NST:1][7:0]         p_err_q;      // status so far
+  logic [NST:1][31:0]        p_tokraw_q;   // token; bit 31 flags "token >= V"
+  logic [NST:1]              p_last_q;     // VALIDATE: last beat of the packet
   logic [LGB-1:0]    p_tclane_q;         // S1: byte of the class in the token_class word
-  logic [31:0]       p_cls_q;            // S2: class
+  logic [IW-1:0]     p_cdelta_q;         // S2: class - C (mod 2^IW)
+  logic [CkW-1:0]    p_cls_q;            // S2: class, cut to the check width
   logic              p_class_ok_q;       // S2: class < num_classes
-  logic [LGB-1:0]    p_cblane_q;         // S3: byte of the comb entry in its word
-  logic [StateW-1:0] p_s_q;              // S3: current state
+  logic [NEW-1:0]    p_cblane_q;         // S3: the comb entry's lane in its word
+  logic [CkW-1:0]    p_cls3_q;           // S3: class
+  logic [IW-1:0]     p_i_q;              // S3: current info position
   logic              p_viol_q;           // S3: slot violated flag
   logic [31:0]       p_pos_q;            // S3: slot position
   logic              p_class_ok3_q;
   // S4: outcome and the slot's new values
-  logic [StateW-1:0] p_nstate_q;
+  logic [IW-1:0]     p_ni_q;             // S4: info position the op leaves (and reports)
+  logic [NEW-1:0]    p_iblane_q;         // S4: the info entry's lane in its word
   logic              p_nviol_q;
   logic [31:0]       p_npos_q;
   logic              p_accepted_q;
@@ -263,20 +281,22 @@ module fsm_core #(
   logic [31:0]       p_aux_q;
   logic              p_viol_ev_q;
   logic [31:0]       p_vpos_q, p_vtok_q;
+  // S5: the result's fields, and the bits of the state-info words it reads
+  logic [StateW-1:0] p5_state_q;
+  logic              p5_nviol_q, p5_accepted_q, p5_wb_q, p5_viol_ev_q;
+  logic [31:0]       p5_aux_q, p5_vpos_q, p5_vtok_q;
   logic [LGL-1:0]    p_acbit_q, p_fvbit_q;
   logic [LGB-1:0]    p_milane_q, p_ftlane_q;
-  logic [BaseW-1:0]  p_base_q;           // S4: row base of p_nstate_q (read at S3)
-  logic [BaseW-1:0]  s4_base;            // S4: row base of the state it reports (p_nstate_q)
 
   // ---------------------------------------------------------------- memories
-  logic             tc_re, cb_re, info_re;
+  logic             loading_q;          // an image is loading: nothing else runs
+  logic             tc_re, cb_re, ib_re, info_re;
   logic [TcAW-1:0]  tc_raddr;
-  logic [CbAW-1:0]  cb_raddr;
-  logic [BsAW-1:0]  bs_raddr;
+  logic [CbAW-1:0]  cb_raddr, cb_addr_a, ib_raddr;
   logic [BmAW-1:0]  ac_raddr, fv_raddr;
   logic [MiAW-1:0]  mi_raddr;
   logic [FtAW-1:0]  ft_raddr;
-  logic [LoadW-1:0] tc_rdata, cb_rdata, bs_rdata, ac_rdata, fv_rdata, mi_rdata, ft_rdata;
+  logic [LoadW-1:0] tc_rdata, cb_rdata, ib_rdata, ac_rdata, fv_rdata, mi_rdata, ft_rdata;
   logic             mr_re;
   logic [MrAW-1:0]  mr_raddr;
   logic [LoadW-1:0] mr_rdata;
@@ -295,16 +315,14 @@ module fsm_core #(
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_TC]),
     .waddr_i (TcAW'(wr_addr(spare_q, TcWords, ld_widx[fsm_pkg::SEC_TC]))), .wdata_i (ld_wdata),
     .re_i (tc_re), .raddr_i (tc_raddr), .rdata_o (tc_rdata));
-  // Row bases are read combinationally at S3 (the state an op moves to), so the
-  // op right behind on the same slot gets its row base forwarded in one cycle.
-  fsm_ram_async #(.Width(LoadW), .Depth(BsDepth)) u_bs (
-    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_BS]),
-    .waddr_i (BsAW'(wr_addr(spare_q, BsWords, ld_widx[fsm_pkg::SEC_BS]))), .wdata_i (ld_wdata),
-    .raddr_i (bs_raddr), .rdata_o (bs_rdata));
-  common_ram_sdp #(.Width(LoadW), .Depth(CbDepth), .RamStyle(CbStyle)) u_cb (
-    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_CB]),
-    .waddr_i (CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]))), .wdata_i (ld_wdata),
-    .re_i (cb_re), .raddr_i (cb_raddr), .rdata_o (cb_rdata));
+  // The comb: port A is the loader's write port during a LOAD (nothing else runs
+  // then) and the walk's read port otherwise; port B reads info entries.
+  assign cb_addr_a = loading_q ? CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]))
+                               : cb_raddr;
+  fsm_comb_ram #(.Width(LoadW), .Depth(CbDepth), .RamStyle(CbStyle)) u_cb (
+    .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_CB]), .re_a_i (cb_re), .addr_a_i (cb_addr_a),
+    .wdata_i (ld_wdata), .rdata_a_o (cb_rdata),
+    .re_b_i (ib_re), .addr_b_i (ib_raddr), .rdata_b_o (ib_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(BmDepth), .RamStyle(BmStyle)) u_ac (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_AC]),
     .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_AC]))), .wdata_i (ld_wdata),
@@ -331,6 +349,8 @@ module fsm_core #(
   logic        ld_start_q, ld_done;
   logic [7:0]  ld_status;
   logic [31:0] ld_bytes, ld_vocab, ld_states, ld_classes, ld_rows, ld_wpr, ld_start_st, ld_eos;
+  logic [31:0] ld_start_info, ld_cb_off;
+  assign ld_cb_off = bank_base(spare_q, CbWords) << NEW;   // entries before the spare region
   logic        ld_eosv;
   logic [fsm_pkg::NSEC-1:0][1:0]  ld_ew;
 
@@ -343,18 +363,19 @@ module fsm_core #(
     .NsCap    (NsCap),
     .RowCap   (RowCap),
     .TcWords  (TcWords),
-    .BsWords  (BsWords),
     .CbWords  (CbWords),
     .AcWords  (BmWords),
     .MiWords  (MiWords),
     .MrWords  (MrWords),
     .FtWords  (FtWords),
     .FvWords  (BmWords),
-    .WIdxW    (WIdxW)
+    .WIdxW    (WIdxW),
+    .CkW      (CkW)
   ) u_loader (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .start_i         (ld_start_q),
+    .cb_off_i        (ld_cb_off),
     .s_tvalid_i      (load_tvalid_i),
     .s_tready_o      (load_tready_o),
     .s_tdata_i       (load_tdata_i),
@@ -372,6 +393,7 @@ module fsm_core #(
     .rows_o          (ld_rows),
     .words_per_row_o (ld_wpr),
     .start_o         (ld_start_st),
+    .start_info_o    (ld_start_info),
     .eos_o           (ld_eos),
     .eos_valid_o     (ld_eosv),
     .ew_o            (ld_ew)
@@ -394,7 +416,6 @@ module fsm_core #(
   logic [15:0]      v_slot_q;
   logic [GramW-1:0] v_gram_q;
   logic [BankW-1:0] v_bank_q;
-  logic             loading_q;
   logic [GramW-1:0] load_gram_q;
   logic [7:0]       load_gram_raw_q;
   logic             load_gram_ok_q;
@@ -487,8 +508,8 @@ module fsm_core #(
   logic [1:0]       s1_ew_tc;
   logic [31:0]      s1_classes;
   logic [TokW:0]    s1_vocab;
-  logic [1:0]       s4_ew_mi, s4_ew_ft, s3_ew_bs;
-  logic [31:0]      s4_rows, s4_vocab, s4_states;
+  logic [1:0]       s4_ew_mi, s4_ew_ft, s5_ew_mi, s5_ew_ft;
+  logic [31:0]      s5_rows, s5_vocab, s5_states;
   always_comb begin
     s0_b_vocab   = bp_vocab_q[s0_bank];
     s0_b_nbeats  = bp_nbeats_q[s0_bank];
@@ -502,14 +523,17 @@ module fsm_core #(
     s1_vocab     = bp_vocab_q[p_bank_q[1]];
     s4_ew_mi     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_MI];
     s4_ew_ft     = bp_ew_q[p_bank_q[4]][fsm_pkg::SEC_FT];
-    s4_rows      = 32'(bp_rows_q[p_bank_q[4]]);
-    s4_states    = 32'(bp_states_q[p_bank_q[4]]);
-    s4_vocab     = 32'(bp_vocab_q[p_bank_q[4]]);
+    s5_ew_mi     = bp_ew_q[p_bank_q[5]][fsm_pkg::SEC_MI];
+    s5_ew_ft     = bp_ew_q[p_bank_q[5]][fsm_pkg::SEC_FT];
+    s5_rows      = 32'(bp_rows_q[p_bank_q[5]]);
+    s5_states    = 32'(bp_states_q[p_bank_q[5]]);
+    s5_vocab     = 32'(bp_vocab_q[p_bank_q[5]]);
   end
 
   // Hazards: see the header. A BIND in flight on the slot (S0 reads the slot's
   // grammar), or for a MASK any op in flight that may write the slot (a MASK
-  // reads the slot's mask row at S0). Everything else is forwarded at S2.
+  // reads the slot's mask row at S0, written back at S5). Everything else is
+  // forwarded at S2.
   function automatic logic writes_slot(input logic [2:0] kind);
     writes_slot = (kind != K_MASK) && (kind != K_QUERY) && (kind != K_MISC);
   endfunction
@@ -518,7 +542,7 @@ module fsm_core #(
   always_comb begin
     haz = 1'b0;
     if (s0_slotop) begin
-      for (int k = 1; k <= 4; k++) begin
+      for (int k = 1; k <= NST; k++) begin
         if (p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
             (p_kind_q[k] == K_BIND || (s0_kind == K_MASK && writes_slot(p_kind_q[k]))))
           haz = 1'b1;
@@ -534,10 +558,10 @@ module fsm_core #(
   always_comb begin
     logic [31:0] n;
     n = 32'(rsp_level) + 32'(loading_q);
-    for (int k = 1; k <= 4; k++) n = n + 32'(p_v_q[k] && p_res_q[k]);
+    for (int k = 1; k <= NST; k++) n = n + 32'(p_v_q[k] && p_res_q[k]);
     credit_ok = (n + 32'd1 <= 32'(RspDepth));
   end
-  assign pipe_empty = !(p_v_q[1] || p_v_q[2] || p_v_q[3] || p_v_q[4]);
+  assign pipe_empty = !(|p_v_q);
 
   logic s0_mask_job;
   assign s0_mask_job = (s0_kind == K_MASK) && (s0_err == fsm_pkg::ST_OK);
@@ -628,27 +652,23 @@ module fsm_core #(
   assign s1_class   = lane(tc_rdata, p_tclane_q, s1_ew_tc);
   assign s1_tok_bad = (33'(p_tokraw_q[1]) >= 33'(s1_vocab));
 
-  // ---------------------------------------------------------------- S2: state, next_state read
+  // ---------------------------------------------------------------- S2: info position, comb read
   logic [SlotW-1:0]  s2_si;
-  logic [StateW-1:0] s2_s;
-  logic [BaseW-1:0]  s2_base;
+  logic [IW-1:0]     s2_i, s2_e;     // info position; the comb entry it reads
   logic              s2_viol;
   logic [31:0]       s2_pos;
   logic              s2_fwd3, s2_fwd4, s2_vfwd;
-  logic [31:0]       s2_cb_idx, s2_cb_byte;
   logic [7:0]        s2_err;
 
   // S3 outcome, forwarded to S2 (declared here, computed in the S3 section).
-  logic [StateW-1:0] s3_nstate;
-  logic [BaseW-1:0]  s3_base;       // row base of s3_nstate (combinational read)
+  logic [IW-1:0]     s3_ni;         // info position the op leaves the slot at
   logic              s3_nviol, s3_wb;
   logic [31:0]       s3_npos;
-  logic [StateW-1:0] vx_state_d;
+  logic [IW-1:0]     vx_info_d;
 
   // VALIDATE context: the packet's working state, updated at S3 in order.
   logic [7:0]        vx_err_q;
-  logic [StateW-1:0] vx_state_q;
-  logic [BaseW-1:0]  vx_base_q;      // row base of vx_state_q
+  logic [IW-1:0]     vx_info_q;
   logic [31:0]       vx_pos_q, vx_idx_q;
   logic              vx_viol_q;
   logic [31:0]       vx_vidx_q, vx_vpos_q, vx_vtok_q;
@@ -662,24 +682,16 @@ module fsm_core #(
     // The VALIDATE beat just ahead (in S3) has the packet's newest working state.
     s2_vfwd = p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK);
     if (p_kind_q[2] == K_VTOK) begin
-      s2_s    = s2_vfwd ? vx_state_d : vx_state_q;
-      s2_base = s2_vfwd ? s3_base : vx_base_q;
+      s2_i    = s2_vfwd ? vx_info_d : vx_info_q;
       s2_viol = vx_viol_q;
       s2_pos  = vx_pos_q;
     end else begin
-      // State and row base (the walk) come from S3 when it writes the slot; the
+      // The info position (the walk) comes from S3 when it writes the slot; the
       // violated flag and position never do: S3 takes them from S4 a cycle later,
       // so nothing decided after the comb read feeds back into S2.
-      if (s2_fwd3) begin
-        s2_s    = s3_nstate;
-        s2_base = s3_base;
-      end else if (s2_fwd4) begin
-        s2_s    = p_nstate_q;
-        s2_base = s4_base;
-      end else begin
-        s2_s    = sl_state_q[s2_si];
-        s2_base = sl_base_q[s2_si];
-      end
+      if (s2_fwd3)      s2_i = s3_ni;
+      else if (s2_fwd4) s2_i = p_ni_q;
+      else              s2_i = sl_info_q[s2_si];
       if (s2_fwd4) begin
         s2_viol = p_nviol_q;
         s2_pos  = p_npos_q;
@@ -688,21 +700,19 @@ module fsm_core #(
         s2_pos  = sl_pos_q[s2_si];
       end
     end
-    // Comb entries are 32 bits: entry i at byte 4i of the region (an add, a shift).
-    s2_cb_idx  = 32'(s2_base) + p_cls_q;
-    s2_cb_byte = s2_cb_idx << 2;
+    // Entry i - C + class: one add, class - C formed at S1. Positions are absolute
+    // (the loader added the bank's region base), so no region add and no clamp.
+    s2_e   = s2_i + p_cdelta_q;
     s2_err = p_err_q[2];
   end
 
   assign cb_re    = p_v_q[2];
-  assign cb_raddr = (s2_cb_byte >> LGB) < 32'(CbWords) ?
-                    CbAW'(bank_base(p_bank_q[2], CbWords) + (s2_cb_byte >> LGB)) :
-                    CbAW'(bank_base(p_bank_q[2], CbWords));
+  assign cb_raddr = CbAW'(s2_e >> NEW);
 
-  // ---------------------------------------------------------------- S3: next state, info reads
-  logic [31:0]       s3_cb, s3_n, s3_chk;
+  // ---------------------------------------------------------------- S3: allowed?, info read
+  logic [31:0]       s3_cb;
+  logic [IW-1:0]     s3_pay;
   logic              s3_allowed;
-  logic [StateW-1:0] s3_x;          // state whose info the result reports
   logic              s3_accepted, s3_viol_ev;
   logic [31:0]       s3_aux, s3_vpos, s3_vtok;
   logic [7:0]        s3_err;
@@ -718,11 +728,10 @@ module fsm_core #(
   always_comb begin
     logic [BankW-1:0] b;
     b = p_bank_q[3];
-    // Comb entry {check, next}: the transition exists iff check is this state.
-    s3_cb      = lane(cb_rdata, p_cblane_q, fsm_pkg::EW_32);
-    s3_n       = {16'h0, s3_cb[15:0]};
-    s3_chk     = {16'h0, s3_cb[31:16]};
-    s3_allowed = p_class_ok3_q && (s3_chk == 32'(p_s_q)) && (s3_n < 32'(bp_states_q[b]));
+    // Entry {payload, check}: the transition exists iff the check is the class.
+    s3_cb      = lane(cb_rdata, {p_cblane_q, 2'b00}, fsm_pkg::EW_32);
+    s3_pay     = IW'(s3_cb[31:CkW]);
+    s3_allowed = p_class_ok3_q && (s3_cb[CkW-1:0] == p_cls3_q);
     s3_fwd4    = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[3];
     s3_viol_in = s3_fwd4 ? p_nviol_q : p_viol_q;
     s3_pos_in  = s3_fwd4 ? p_npos_q : p_pos_q;
@@ -733,7 +742,7 @@ module fsm_core #(
         (p_kind_q[3] == K_ADVANCE || p_kind_q[3] == K_VHDR)) s3_err = fsm_pkg::ST_VIOLATED;
     else if (s3_err == fsm_pkg::ST_OK && p_kind_q[3] == K_ADVANCE && p_tokraw_q[3][31])
       s3_err = fsm_pkg::ST_TOKEN;   // bit 31 of p_tokraw_q carries "token >= V" (see S1)
-    s3_nstate  = p_s_q;
+    s3_ni      = p_i_q;
     s3_nviol   = s3_viol_in;
     s3_npos    = s3_pos_in;
     s3_accepted = 1'b0;
@@ -743,7 +752,7 @@ module fsm_core #(
     s3_vpos    = s3_pos_in;
     s3_vtok    = p_tokraw_q[3];
     vx_err_d   = vx_err_q;
-    vx_state_d = vx_state_q;
+    vx_info_d  = vx_info_q;
     vx_pos_d   = vx_pos_q;
     vx_idx_d   = vx_idx_q;
     vx_viol_d  = vx_viol_q;
@@ -753,7 +762,7 @@ module fsm_core #(
     unique case (p_kind_q[3])
       K_ADVANCE: begin
         s3_accepted = s3_allowed;
-        s3_nstate   = s3_allowed ? StateW'(s3_n) : p_s_q;
+        s3_ni       = s3_allowed ? s3_pay : p_i_q;
         s3_npos     = s3_allowed ? s3_pos_inc : s3_pos_in;
         s3_nviol    = !s3_allowed;
         s3_aux      = s3_npos;
@@ -761,7 +770,7 @@ module fsm_core #(
         s3_viol_ev  = (s3_err == fsm_pkg::ST_OK) && !s3_allowed;
       end
       K_BIND, K_RESET: begin
-        s3_nstate = bp_start_q[b];
+        s3_ni     = bp_sinfo_q[b];
         s3_nviol  = 1'b0;
         s3_npos   = 32'd0;
         s3_aux    = 32'd0;
@@ -770,7 +779,7 @@ module fsm_core #(
       K_VHDR, K_VTOK: begin
         if (p_kind_q[3] == K_VHDR) begin
           vx_err_d   = s3_err;
-          vx_state_d = p_s_q;
+          vx_info_d  = p_i_q;
           vx_pos_d   = s3_pos_in;
           vx_idx_d   = 32'd0;
           vx_viol_d  = 1'b0;
@@ -779,8 +788,8 @@ module fsm_core #(
             vx_err_d = fsm_pkg::ST_TOKEN;
           end else if (!vx_viol_q) begin
             if (s3_allowed) begin
-              vx_state_d = StateW'(s3_n);
-              vx_pos_d   = vx_pos_q + 32'd1;
+              vx_info_d = s3_pay;
+              vx_pos_d  = vx_pos_q + 32'd1;
             end else begin
               vx_viol_d = 1'b1;
               vx_vidx_d = vx_idx_q;
@@ -791,7 +800,7 @@ module fsm_core #(
           vx_idx_d = vx_idx_q + 32'd1;
         end
         s3_err      = vx_err_d;
-        s3_nstate   = vx_state_d;
+        s3_ni       = vx_info_d;
         s3_npos     = vx_pos_d;
         s3_nviol    = vx_viol_d;
         s3_accepted = !vx_viol_d;
@@ -804,64 +813,69 @@ module fsm_core #(
       default: begin   // K_MASK, K_QUERY, K_MISC: report, change nothing
       end
     endcase
-    s3_x = s3_nstate;
   end
 
-  logic [31:0] s3_ac_bit, s3_fv_bit, s3_mi_byte, s3_ft_byte, s3_bs_byte;
-  always_comb begin
-    logic [BankW-1:0] b;
-    b = p_bank_q[3];
-    s3_ew_bs   = bp_ew_q[b][fsm_pkg::SEC_BS];
-    s3_ac_bit  = 32'(s3_x);
-    s3_fv_bit  = 32'(s3_x);
-    s3_mi_byte = 32'(s3_x) << ewsh(bp_ew_q[b][fsm_pkg::SEC_MI]);
-    s3_ft_byte = 32'(s3_x) << ewsh(bp_ew_q[b][fsm_pkg::SEC_FT]);
-    s3_bs_byte = 32'(s3_x) << ewsh(bp_ew_q[b][fsm_pkg::SEC_BS]);
-  end
-  assign info_re  = p_v_q[3];
-  assign ac_raddr = BmAW'(bank_base(p_bank_q[3], BmWords) + (s3_ac_bit >> LGL));
-  assign fv_raddr = BmAW'(bank_base(p_bank_q[3], BmWords) + (s3_fv_bit >> LGL));
-  assign mi_raddr = MiAW'(bank_base(p_bank_q[3], MiWords) + (s3_mi_byte >> LGB));
-  assign ft_raddr = FtAW'(bank_base(p_bank_q[3], FtWords) + (s3_ft_byte >> LGB));
-  assign bs_raddr = BsAW'(bank_base(p_bank_q[3], BsWords) + (s3_bs_byte >> LGB));
-  assign s3_base  = BaseW'(lane(bs_rdata, LGB'(s3_bs_byte), s3_ew_bs));
+  // The info entry of the state the result reports, on port B.
+  assign ib_re    = p_v_q[3];
+  assign ib_raddr = CbAW'(s3_ni >> NEW);
 
-  // ---------------------------------------------------------------- S4: result, write-back
-  logic              s4_acc, s4_fv_raw, s4_fvalid, s4_rempty;
-  logic [31:0]       s4_row, s4_ft;
+  // ---------------------------------------------------------------- S4: state, info reads, walk write-back
+  logic [31:0]       s4_ie;
+  logic [StateW-1:0] s4_state;
   logic [SlotW-1:0]  s4_si;
-  logic              s4_ok;
-  logic [127:0]      s4_rsp;
-  assign s4_si     = SlotW'(p_slot_q[4]);
-  assign s4_acc    = ac_rdata[p_acbit_q];
-  assign s4_fv_raw = fv_rdata[p_fvbit_q];
-  assign s4_row    = lane(mi_rdata, p_milane_q, s4_ew_mi);
-  assign s4_ft     = lane(ft_rdata, p_ftlane_q, s4_ew_ft);
-  assign s4_base   = p_base_q;
-  assign s4_rempty = s4_row >= s4_rows;
-  assign s4_fvalid = s4_fv_raw && (s4_ft < s4_vocab);
-  assign s4_ok     = (p_err_q[4] == fsm_pkg::ST_OK);
+  logic [31:0]       s4_ac_bit, s4_fv_bit, s4_mi_byte, s4_ft_byte;
+  assign s4_si    = SlotW'(p_slot_q[4]);
+  // The info entry's payload is the state number; the state-indexed regions hold
+  // 2^StateW elements, so whatever an image put there stays inside the bank.
+  assign s4_ie    = lane(ib_rdata, {p_iblane_q, 2'b00}, fsm_pkg::EW_32);
+  assign s4_state = StateW'(s4_ie[31:CkW]);
+  always_comb begin
+    s4_ac_bit  = 32'(s4_state);
+    s4_fv_bit  = 32'(s4_state);
+    s4_mi_byte = 32'(s4_state) << ewsh(s4_ew_mi);
+    s4_ft_byte = 32'(s4_state) << ewsh(s4_ew_ft);
+  end
+  assign info_re  = p_v_q[4];
+  assign ac_raddr = BmAW'(bank_base(p_bank_q[4], BmWords) + (s4_ac_bit >> LGL));
+  assign fv_raddr = BmAW'(bank_base(p_bank_q[4], BmWords) + (s4_fv_bit >> LGL));
+  assign mi_raddr = MiAW'(bank_base(p_bank_q[4], MiWords) + (s4_mi_byte >> LGB));
+  assign ft_raddr = FtAW'(bank_base(p_bank_q[4], FtWords) + (s4_ft_byte >> LGB));
+
+  // ---------------------------------------------------------------- S5: result, write-back
+  logic              s5_acc, s5_fv_raw, s5_fvalid, s5_rempty;
+  logic [31:0]       s5_row, s5_ft;
+  logic [SlotW-1:0]  s5_si;
+  logic              s5_ok;
+  logic [127:0]      s5_rsp;
+  assign s5_si     = SlotW'(p_slot_q[5]);
+  assign s5_acc    = ac_rdata[p_acbit_q];
+  assign s5_fv_raw = fv_rdata[p_fvbit_q];
+  assign s5_row    = lane(mi_rdata, p_milane_q, s5_ew_mi);
+  assign s5_ft     = lane(ft_rdata, p_ftlane_q, s5_ew_ft);
+  assign s5_rempty = s5_row >= s5_rows;
+  assign s5_fvalid = s5_fv_raw && (s5_ft < s5_vocab);
+  assign s5_ok     = (p_err_q[5] == fsm_pkg::ST_OK);
 
   always_comb begin
-    s4_rsp = '0;
-    s4_rsp[7:0]   = p_op_q[4];
-    s4_rsp[15:8]  = p_err_q[4];
-    s4_rsp[47:32] = p_slot_q[4];
-    if (p_kind_q[4] == K_MISC) begin
+    s5_rsp = '0;
+    s5_rsp[7:0]   = p_op_q[5];
+    s5_rsp[15:8]  = p_err_q[5];
+    s5_rsp[47:32] = p_slot_q[5];
+    if (p_kind_q[5] == K_MISC) begin
       // LOAD: grammar and bytes received, also when refused
-      if (p_op_q[4] == fsm_pkg::OP_LOAD) begin
-        s4_rsp[23:16]  = load_gram_raw_q;   // stable: no LOAD is accepted until this leaves
-        s4_rsp[127:96] = p_aux_q;
+      if (p_op_q[5] == fsm_pkg::OP_LOAD) begin
+        s5_rsp[23:16]  = load_gram_raw_q;   // stable: no LOAD is accepted until this leaves
+        s5_rsp[127:96] = p5_aux_q;
       end
-    end else if (s4_ok) begin
-      s4_rsp[23:16]  = 8'(p_gram_q[4]);
-      s4_rsp[24]     = p_accepted_q;
-      s4_rsp[25]     = s4_acc;
-      s4_rsp[26]     = s4_fvalid;
-      s4_rsp[27]     = p_nviol_q;
-      s4_rsp[63:48]  = 16'(p_nstate_q);
-      s4_rsp[95:64]  = s4_fvalid ? s4_ft : 32'd0;
-      s4_rsp[127:96] = p_aux_q;
+    end else if (s5_ok) begin
+      s5_rsp[23:16]  = 8'(p_gram_q[5]);
+      s5_rsp[24]     = p5_accepted_q;
+      s5_rsp[25]     = s5_acc;
+      s5_rsp[26]     = s5_fvalid;
+      s5_rsp[27]     = p5_nviol_q;
+      s5_rsp[63:48]  = 16'(p5_state_q);
+      s5_rsp[95:64]  = s5_fvalid ? s5_ft : 32'd0;
+      s5_rsp[127:96] = p5_aux_q;
     end
   end
 
@@ -871,8 +885,8 @@ module fsm_core #(
   ) u_rsp (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .in_valid_i  (p_v_q[4] && p_res_q[4]),
-    .in_data_i   (s4_rsp),
+    .in_valid_i  (p_v_q[5] && p_res_q[5]),
+    .in_data_i   (s5_rsp),
     .out_valid_o (rsp_tvalid_o),
     .out_ready_i (rsp_tready_i),
     .out_data_o  (rsp_tdata_o),
@@ -880,14 +894,14 @@ module fsm_core #(
   );
   assign rsp_tlast_o = 1'b1;
 
-  assign res_valid_o    = p_v_q[4] && p_res_q[4];
-  assign res_op_o       = p_op_q[4];
-  assign res_status_o   = p_err_q[4];
-  assign res_accepted_o = p_accepted_q;
-  assign viol_valid_o   = p_v_q[4] && p_viol_ev_q;
-  assign viol_slot_o    = p_slot_q[4];
-  assign viol_pos_o     = p_vpos_q;
-  assign viol_token_o   = p_vtok_q;
+  assign res_valid_o    = p_v_q[5] && p_res_q[5];
+  assign res_op_o       = p_op_q[5];
+  assign res_status_o   = p_err_q[5];
+  assign res_accepted_o = p5_accepted_q;
+  assign viol_valid_o   = p_v_q[5] && p5_viol_ev_q;
+  assign viol_slot_o    = p_slot_q[5];
+  assign viol_pos_o     = p5_vpos_q;
+  assign viol_token_o   = p5_vtok_q;
 
   // ---------------------------------------------------------------- sequencing
   logic load_done_ok;
@@ -896,7 +910,7 @@ module fsm_core #(
   // Pipeline control registers
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int k = 1; k <= 4; k++) p_v_q[k] <= 1'b0;
+      p_v_q      <= '0;
       v_active_q <= 1'b0;
       b_active_q <= 1'b0;
       loading_q  <= 1'b0;
@@ -904,7 +918,7 @@ module fsm_core #(
     end else begin
       // A LOAD command enters the pipeline only as its result, once the image is judged.
       p_v_q[1] <= (s0_take && !s0_is_load) || (loading_q && ld_done);
-      for (int k = 2; k <= 4; k++) p_v_q[k] <= p_v_q[k-1];
+      for (int k = 2; k <= NST; k++) p_v_q[k] <= p_v_q[k-1];
       if (s0_take && (s0_kind == K_VHDR || s0_kind == K_VTOK)) v_active_q <= !cmd_tlast_i;
       if (s0_take && s0_op == fsm_pkg::OP_MASK_BATCH) b_active_q <= !cmd_tlast_i;
       ld_start_q <= s0_take && s0_is_load;
@@ -940,8 +954,8 @@ module fsm_core #(
       p_last_q[1]   <= cmd_tlast_i;
     end
     p_tclane_q  <= LGB'(s0_tc_byte);
-    // S1 -> S2
-    for (int k = 2; k <= 4; k++) begin
+    // S1 -> S2 .. S4 -> S5: the fields every stage carries
+    for (int k = 2; k <= NST; k++) begin
       p_kind_q[k]   <= p_kind_q[k-1];
       p_op_q[k]     <= p_op_q[k-1];
       p_res_q[k]    <= p_res_q[k-1];
@@ -956,18 +970,21 @@ module fsm_core #(
     // free); a LOAD result carries its byte count there instead.
     p_tokraw_q[2][31] <= (p_kind_q[1] == K_MISC) ? p_tokraw_q[1][31] : s1_tok_bad;
     p_err_q[2]   <= p_err_q[1];
-    p_cls_q      <= s1_class;
+    p_cls_q      <= CkW'(s1_class);
+    p_cdelta_q   <= IW'(s1_class - s1_classes);
     p_class_ok_q <= s1_class < s1_classes;
     // S2 -> S3
     p_err_q[3]    <= s2_err;
-    p_cblane_q    <= LGB'(s2_cb_byte);
-    p_s_q         <= s2_s;
+    p_cblane_q    <= NEW'(s2_e);
+    p_cls3_q      <= p_cls_q;
+    p_i_q         <= s2_i;
     p_viol_q      <= s2_viol;
     p_pos_q       <= s2_pos;
     p_class_ok3_q <= p_class_ok_q;
     // S3 -> S4
     p_err_q[4]   <= s3_err;
-    p_nstate_q   <= s3_nstate;
+    p_ni_q       <= s3_ni;
+    p_iblane_q   <= NEW'(s3_ni);
     p_nviol_q    <= s3_nviol;
     p_npos_q     <= s3_npos;
     p_accepted_q <= s3_accepted;
@@ -976,11 +993,20 @@ module fsm_core #(
     p_viol_ev_q  <= p_v_q[3] && s3_viol_ev;
     p_vpos_q     <= s3_vpos;
     p_vtok_q     <= s3_vtok;
-    p_acbit_q    <= LGL'(s3_ac_bit);
-    p_fvbit_q    <= LGL'(s3_fv_bit);
-    p_milane_q   <= LGB'(s3_mi_byte);
-    p_ftlane_q   <= LGB'(s3_ft_byte);
-    p_base_q     <= s3_base;
+    // S4 -> S5
+    p_err_q[5]    <= p_err_q[4];
+    p5_state_q    <= s4_state;
+    p5_nviol_q    <= p_nviol_q;
+    p5_accepted_q <= p_accepted_q;
+    p5_wb_q       <= p_v_q[4] && p_wb_q;
+    p5_aux_q      <= p_aux_q;
+    p5_viol_ev_q  <= p_v_q[4] && p_viol_ev_q;
+    p5_vpos_q     <= p_vpos_q;
+    p5_vtok_q     <= p_vtok_q;
+    p_acbit_q     <= LGL'(s4_ac_bit);
+    p_fvbit_q     <= LGL'(s4_fv_bit);
+    p_milane_q    <= LGB'(s4_mi_byte);
+    p_ftlane_q    <= LGB'(s4_ft_byte);
   end
 
   // VALIDATE packet bookkeeping and context
@@ -991,9 +1017,8 @@ module fsm_core #(
       v_bank_q <= s0_bank;
     end
     if (p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK)) begin
-      vx_base_q  <= s3_base;
       vx_err_q   <= vx_err_d;
-      vx_state_q <= vx_state_d;
+      vx_info_q  <= vx_info_d;
       vx_pos_q   <= vx_pos_d;
       vx_idx_q   <= vx_idx_d;
       vx_viol_q  <= vx_viol_d;
@@ -1043,20 +1068,22 @@ module fsm_core #(
   always_ff @(posedge clk_i) begin
     if (p_v_q[4] && p_wb_q) begin
       sl_gram_q[s4_si]   <= p_gram_q[4];
-      sl_state_q[s4_si]  <= p_nstate_q;
-      sl_base_q[s4_si]   <= s4_base;
+      sl_info_q[s4_si]   <= p_ni_q;
       sl_viol_q[s4_si]   <= p_nviol_q;
       sl_pos_q[s4_si]    <= p_npos_q;
-      sl_acc_q[s4_si]    <= s4_acc;
-      sl_row_q[s4_si]    <= RowW'(s4_row);
-      sl_rempty_q[s4_si] <= s4_rempty;
+    end
+    // The state's accepting flag and mask row, for MASK (read at S0), a stage later.
+    if (p_v_q[5] && p5_wb_q) begin
+      sl_acc_q[s5_si]    <= s5_acc;
+      sl_row_q[s5_si]    <= RowW'(s5_row);
+      sl_rempty_q[s5_si] <= s5_rempty;
     end
     if (load_done_ok) begin
       bp_vocab_q[spare_q]   <= (TokW+1)'(ld_vocab);
       bp_states_q[spare_q]  <= (StateW+1)'(ld_states);
       bp_classes_q[spare_q] <= (ClassW+1)'(ld_classes);
       bp_rows_q[spare_q]    <= RowW'(ld_rows);
-      bp_start_q[spare_q]   <= StateW'(ld_start_st);
+      bp_sinfo_q[spare_q]   <= IW'(ld_start_info + ld_cb_off);
       bp_eos_q[spare_q]     <= TokW'(ld_eos);
       bp_eosv_q[spare_q]    <= ld_eosv;
       bp_nbeats_q[spare_q]  <= BeatW'((ld_vocab + 32'(MaskW) - 32'd1) >> LGM);
@@ -1076,8 +1103,8 @@ module fsm_core #(
   assign loading_o = loading_q;
 
   logic unused;
-  assign unused = ^{ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos,
-                    s4_states};
+  assign unused = ^{ld_rows, ld_states, ld_classes, ld_wpr, ld_start_st, ld_eos, s4_ie[CkW-1:0],
+                    s5_states};
 
   // Stream protocol on the input ports (valid held, payload stable while stalled, no X);
   // fsm_out_fifo checks the result and mask outputs.
@@ -1093,7 +1120,7 @@ module fsm_core #(
   logic [31:0] sva_inflight;
   always_comb begin
     sva_inflight = 32'(rsp_level);
-    for (int k = 1; k <= 4; k++) sva_inflight = sva_inflight + 32'(p_v_q[k] && p_res_q[k]);
+    for (int k = 1; k <= NST; k++) sva_inflight = sva_inflight + 32'(p_v_q[k] && p_res_q[k]);
   end
 
   always_ff @(posedge clk_i) begin
@@ -1106,7 +1133,7 @@ module fsm_core #(
       // Credits: results in flight and buffered never exceed the result buffer.
       assert (sva_inflight <= 32'(RspDepth))
         else $fatal(1, "fsm_core: %0d results in flight for %0d entries", sva_inflight, RspDepth);
-      assert (!(p_v_q[4] && p_res_q[4]) || rsp_level < RspLW'(RspDepth))
+      assert (!(p_v_q[5] && p_res_q[5]) || rsp_level < RspLW'(RspDepth))
         else $fatal(1, "fsm_core: result pushed into a full result buffer");
       // Nothing enters while an image loads; a LOAD enters only on an empty pipeline.
       assert (!s0_take || !loading_q) else $fatal(1, "fsm_core: command taken while loading");
@@ -1134,15 +1161,20 @@ module fsm_core #(
         assert (p_bank_q[2] == p_bank_q[3] && p_slot_q[2] == p_slot_q[3])
           else $fatal(1, "fsm_core: VALIDATE beat forwarded from another packet");
       end
-      // A slot write-back names a state of its grammar's tables.
+      // A slot write-back names an info entry of a state of its grammar's tables.
+      if (p_v_q[5] && p5_wb_q) begin
+        assert (32'(p5_state_q) < 32'(s5_states))
+          else $fatal(1, "fsm_core: slot %0d written with state %0d >= %0d", p_slot_q[5],
+                      p5_state_q, s5_states);
+      end
       if (p_v_q[4] && p_wb_q) begin
-        assert (32'(p_nstate_q) < 32'(s4_states))
-          else $fatal(1, "fsm_core: slot %0d written with state %0d >= %0d", p_slot_q[4],
-                      p_nstate_q, s4_states);
+        assert (s4_ie[CkW-1:0] == CkW'(bp_classes_q[p_bank_q[4]]))
+          else $fatal(1, "fsm_core: slot %0d left at %0d, not an info entry", p_slot_q[4],
+                      p_ni_q);
       end
       // A MASK reads its slot at S0 only with no write to that slot in flight.
       if (s0_take && s0_kind == K_MASK) begin
-        for (int k = 1; k <= 4; k++) begin
+        for (int k = 1; k <= NST; k++) begin
           assert (!(p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
                     writes_slot(p_kind_q[k])))
             else $fatal(1, "fsm_core: MASK on slot %0d read it with a write in S%0d", s0_slot, k);

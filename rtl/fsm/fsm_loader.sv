@@ -9,9 +9,17 @@
 // go only to the spare bank the core points the loader at, and never beyond a
 // region, so a refused image cannot disturb a grammar in use. After TLAST the
 // loader checks, in this order: stream framing and length >= 72, magic,
-// version / header size / section count, length >= 200, header CRC, length =
+// version / header size / section count, length >= 192, header CRC, length =
 // total_bytes, payload CRC, dimensions, capacity (fsm_pkg ST_LD_*), and reports
 // one status. Every byte up to TLAST is consumed whatever the verdict.
+//
+// Comb entries (image version 3, linked) are rewritten on their way to memory:
+// a class entry's payload, the info position of the state it leads to, gets
+// the spare bank's region base added (cb_off_i), so the core's walk addresses
+// the comb with no region add; the check field is cut to CkW bits; entries past
+// comb_size are written free. A class entry whose payload lies outside
+// [classes, comb_size) fails the image (DIMS): with that and the region's
+// slack, no image can make the walk read outside its bank.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -28,7 +36,6 @@ module fsm_loader #(
   parameter int RowCap   = 128,
   // Words (LoadW bits) of each section's region in one bank, in section order.
   parameter int TcWords  = 2,
-  parameter int BsWords  = 2,
   parameter int CbWords  = 2,
   parameter int AcWords  = 2,
   parameter int MiWords  = 2,
@@ -36,12 +43,16 @@ module fsm_loader #(
   parameter int FtWords  = 2,
   parameter int FvWords  = 2,
   // Width of the per-section word index; derived by the caller.
-  parameter int WIdxW    = 24
+  parameter int WIdxW    = 24,
+  // Check-field bits of a comb entry in memory (ClassW + 1: classes, the info
+  // column and the all-ones free code); the payload takes the rest of 32 bits.
+  parameter int CkW      = 10
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
 
   input  wire logic              start_i,      // begin one image (ignored unless idle)
+  input  wire logic [31:0]       cb_off_i,     // comb entries before the spare bank's region
 
   // Image stream
   input  wire logic              s_tvalid_i,
@@ -67,6 +78,7 @@ module fsm_loader #(
   output logic      [31:0]       rows_o,
   output logic      [31:0]       words_per_row_o,
   output logic      [31:0]       start_o,
+  output logic      [31:0]       start_info_o, // image-relative; the core adds cb_off_i
   output logic      [31:0]       eos_o,
   output logic                   eos_valid_o,
   output logic [fsm_pkg::NSEC-1:0][1:0]  ew_o    // storage width code (fsm_pkg EW_*)
@@ -76,7 +88,7 @@ module fsm_loader #(
   localparam int LGB = $clog2(LB);
   localparam int Q   = LoadW / 64;                      // qwords per beat
   localparam int QW  = (Q > 1) ? $clog2(Q) : 1;
-  localparam int HQ  = fsm_pkg::IMG_HDR_QWORDS;         // 25 header qwords
+  localparam int HQ  = fsm_pkg::IMG_HDR_QWORDS;         // 24 header qwords
   localparam int NS  = fsm_pkg::NSEC;
   localparam int TokW = $clog2(VocabMax);
   localparam logic [31:0] HDR_BYTES = 32'(fsm_pkg::IMG_HDR_BYTES);
@@ -203,6 +215,7 @@ module fsm_loader #(
   // Fixed header fields (docs/table-format.md, "Fixed header").
   logic [31:0] f_magic, f_total, f_vocab, f_states, f_classes, f_rows, f_wpr;
   logic [31:0] f_start, f_final, f_eos, f_reject, f_empty, f_hdr_crc, f_pay_crc, f_comb;
+  logic [31:0] f_start_info, f_reserved;
   logic [15:0] f_version, f_hdr_bytes, f_nsec;
   logic [7:0]  f_sbits, f_cbits, f_rbits, f_tbits, f_wbits, f_bbits;
   assign f_magic     = hdr_q[0 +: 32];
@@ -229,8 +242,10 @@ module fsm_loader #(
   assign f_hdr_crc   = hdr_q[480 +: 32];
   assign f_pay_crc   = hdr_q[512 +: 32];
   assign f_comb      = hdr_q[544 +: 32];
+  assign f_start_info = hdr_q[576 +: 32];
+  assign f_reserved  = hdr_q[608 +: 32];
 
-  // Section table: entry k at qwords 9+2k and 10+2k.
+  // Section table: entry k at qwords 10+2k and 11+2k.
   logic [15:0] s_id [NS];
   logic [7:0]  s_elem [NS];
   logic [7:0]  s_logic [NS];
@@ -239,23 +254,22 @@ module fsm_loader #(
   logic [31:0] s_len [NS];
   always_comb begin
     for (int k = 0; k < NS; k++) begin
-      s_id[k]    = hdr_q[(9 + 2*k)*64 +: 16];
-      s_elem[k]  = hdr_q[(9 + 2*k)*64 + 16 +: 8];
-      s_logic[k] = hdr_q[(9 + 2*k)*64 + 24 +: 8];
-      s_count[k] = hdr_q[(9 + 2*k)*64 + 32 +: 32];
-      s_off[k]   = hdr_q[(10 + 2*k)*64 +: 32];
-      s_len[k]   = hdr_q[(10 + 2*k)*64 + 32 +: 32];
+      s_id[k]    = hdr_q[(10 + 2*k)*64 +: 16];
+      s_elem[k]  = hdr_q[(10 + 2*k)*64 + 16 +: 8];
+      s_logic[k] = hdr_q[(10 + 2*k)*64 + 24 +: 8];
+      s_count[k] = hdr_q[(10 + 2*k)*64 + 32 +: 32];
+      s_off[k]   = hdr_q[(11 + 2*k)*64 +: 32];
+      s_len[k]   = hdr_q[(11 + 2*k)*64 + 32 +: 32];
     end
   end
 
   // ---------------------------------------------------------------- table writes
   // Section k's entry always completes in an earlier beat than its first data
-  // byte (entries end by byte 199, data starts at 256 or later), so the
+  // byte (entries end by byte 191, data starts at 192 or later), so the
   // registered header already holds it here.
   function automatic logic [32:0] region_words(input int k);
     unique case (k)
       fsm_pkg::SEC_TC: region_words = 33'(TcWords);
-      fsm_pkg::SEC_BS: region_words = 33'(BsWords);
       fsm_pkg::SEC_CB: region_words = 33'(CbWords);
       fsm_pkg::SEC_AC: region_words = 33'(AcWords);
       fsm_pkg::SEC_MI: region_words = 33'(MiWords);
@@ -277,7 +291,38 @@ module fsm_loader #(
                     idx < region_words(k);
     end
   end
-  assign wr_data_o = bdata_q;
+
+  // Comb entries of the registered beat: rewritten for memory, and judged.
+  localparam int NE = LoadW / 32;             // entries per beat
+  localparam int PW = 32 - CkW;               // payload bits in memory
+  logic [LoadW-1:0] cb_data;
+  logic             cb_bad;                   // a class entry points outside the comb
+  logic             cb_bad_q;
+  always_comb begin
+    logic [32:0] first_e;
+    cb_bad  = 1'b0;
+    first_e = 33'(wr_idx_o[fsm_pkg::SEC_CB]) * 33'(NE);
+    for (int j = 0; j < NE; j++) begin
+      logic [31:0] e;
+      logic [CkW-1:0] ck;
+      logic [31:0] pay;
+      e   = bdata_q[j*32 +: 32];
+      ck  = e[CkW-1:0];
+      pay = 32'(e[31:fsm_pkg::CB_CHECK_W]);
+      // Past comb_size, the free code, or a check too wide for memory (which the
+      // model refuses): free, so that no cut check can alias a class.
+      if (first_e + 33'(j) >= 33'(f_comb) ||
+          32'(e[fsm_pkg::CB_CHECK_W-1:0]) >= (32'd1 << CkW) - 32'd1) begin
+        cb_data[j*32 +: 32] = 32'hFFFF_FFFF;
+      end else if (32'(ck) < f_classes) begin
+        cb_data[j*32 +: 32] = {PW'(pay + cb_off_i), ck};
+        if (pay < f_classes || pay >= f_comb) cb_bad = 1'b1;
+      end else begin
+        cb_data[j*32 +: 32] = {PW'(pay), ck};
+      end
+    end
+  end
+  assign wr_data_o = wr_en_o[fsm_pkg::SEC_CB] ? cb_data : bdata_q;
 
   // ---------------------------------------------------------------- CRCs
   // Payload: every qword from HQ on, in two stages so that no path holds both
@@ -305,11 +350,11 @@ module fsm_loader #(
     .crc_o  (pcrc_st)
   );
 
-  // Header: 25 qwords once all are in, one per cycle, header_crc field as zero.
+  // Header: 24 qwords once all are in, one per cycle, header_crc field as zero.
   // The qword is picked into a register a cycle before the CRC takes it.
   logic [4:0]  hcrc_idx_q;          // qwords picked so far
   logic [31:0] hcrc_q, hcrc_d;
-  logic        hdr_full_q;          // all 25 header qwords captured
+  logic        hdr_full_q;          // all 24 header qwords captured
   logic [63:0] hcrc_word, hword_q;
   logic        hpick, hwv_q;        // a qword is picked / waits in hword_q
   assign hpick     = hdr_full_q && hcrc_idx_q < 5'(HQ);
@@ -335,7 +380,9 @@ module fsm_loader #(
       hcrc_idx_q <= '0;
       hwv_q      <= 1'b0;
       hdr_full_q <= 1'b0;
+      cb_bad_q   <= 1'b0;
     end else begin
+      if (wr_en_o[fsm_pkg::SEC_CB] && cb_bad) cb_bad_q <= 1'b1;
       // A run of n = 0 leaves both terms neutral: pdt_d is 0, pcrc_st is pcrc_q.
       pdt_q  <= pdt_d;
       pdn_q  <= p_n;
@@ -411,16 +458,20 @@ module fsm_loader #(
     logic [63:0] want_count [NS];
     logic [63:0] want_len;
     logic [32:0] prev_end;
-    want_logic[0] = f_cbits;  want_count[0] = 64'(f_vocab);
-    want_logic[1] = f_bbits;  want_count[1] = 64'(f_states);
-    want_logic[2] = 8'd32;      want_count[2] = 64'(f_comb);
-    want_logic[3] = 8'd32;      want_count[3] = 64'(c_bmw_q);
-    want_logic[4] = f_rbits;  want_count[4] = 64'(f_states);
-    want_logic[5] = 8'd32;      want_count[5] = d_rw_q;
-    want_logic[6] = f_tbits;  want_count[6] = 64'(f_states);
-    want_logic[7] = 8'd32;      want_count[7] = 64'(c_bmw_q);
+    want_logic[fsm_pkg::SEC_TC] = f_cbits;  want_count[fsm_pkg::SEC_TC] = 64'(f_vocab);
+    want_logic[fsm_pkg::SEC_CB] = 8'd32;    want_count[fsm_pkg::SEC_CB] = 64'(f_comb);
+    want_logic[fsm_pkg::SEC_AC] = 8'd32;    want_count[fsm_pkg::SEC_AC] = 64'(c_bmw_q);
+    want_logic[fsm_pkg::SEC_MI] = f_rbits;  want_count[fsm_pkg::SEC_MI] = 64'(f_states);
+    want_logic[fsm_pkg::SEC_MR] = 8'd32;    want_count[fsm_pkg::SEC_MR] = d_rw_q;
+    want_logic[fsm_pkg::SEC_FT] = f_tbits;  want_count[fsm_pkg::SEC_FT] = 64'(f_states);
+    want_logic[fsm_pkg::SEC_FV] = 8'd32;    want_count[fsm_pkg::SEC_FV] = 64'(c_bmw_q);
+    // Version 3 rules: classes <= 4094 (the 12-bit check field keeps 0xFFF free),
+    // a comb with room for the info column, bases and states within 20 bits, and
+    // the start state's info position inside the comb.
     dims_ok = f_vocab != 32'd0 && f_states != 32'd0 && f_classes != 32'd0 &&
-              (&d_wok_q) && f_comb >= f_classes && f_sbits <= 8'd16 &&
+              (&d_wok_q) && f_classes <= 32'd4094 && f_comb > f_classes &&
+              f_sbits <= 8'(fsm_pkg::CB_PAYLOAD_W) && f_bbits <= 8'(fsm_pkg::CB_PAYLOAD_W) &&
+              f_start_info >= f_classes && f_start_info < f_comb && !cb_bad_q &&
               33'(f_wpr) == d_wpr_q && f_wbits == 8'd32 &&
               f_reject == low_ones(f_sbits) &&
               f_empty == low_ones(f_rbits) &&
@@ -432,7 +483,9 @@ module fsm_loader #(
     for (int k = 0; k < NS; k++) begin
       want_len = want_count[k] << (storage(want_logic[k]) == 8'd8  ? 0 :
                                    storage(want_logic[k]) == 8'd16 ? 1 : 2);
-      sec_ok[k] = !(32'(s_id[k]) != 32'(k + 1) || s_logic[k] != want_logic[k] ||
+      // Image ids are 1 (token_class), then 3..8: id 2 was version 2's row_base.
+      sec_ok[k] = !(32'(s_id[k]) != ((k == 0) ? 32'd1 : 32'(k + 2)) ||
+                    s_logic[k] != want_logic[k] ||
                     s_elem[k] != storage(want_logic[k]) || 64'(s_count[k]) != want_count[k] ||
                     64'(s_len[k]) != want_len || s_off[k][5:0] != 6'd0 ||
                     33'(s_off[k]) < prev_end || c_end_q[k] > 33'(f_total));
@@ -459,7 +512,7 @@ module fsm_loader #(
       fail_q[F_MAGIC]   <= f_magic != fsm_pkg::IMG_MAGIC;
       fail_q[F_VERSION] <= f_version != fsm_pkg::IMG_VERSION;
       fail_q[F_LAYOUT]  <= f_nsec != 16'(fsm_pkg::IMG_NUM_SECTIONS) ||
-                           f_hdr_bytes != HDR_BYTES[15:0];
+                           f_hdr_bytes != HDR_BYTES[15:0] || f_reserved != 32'd0;
       fail_q[F_HDR_LEN] <= bytes_q < HDR_BYTES;
       fail_q[F_HDR_CRC] <= ~hcrc_q != f_hdr_crc;
       fail_q[F_TOTAL]   <= bytes_q != f_total;
@@ -498,7 +551,7 @@ module fsm_loader #(
       L_IDLE:   if (start_i) state_d = L_RECV;
       // The last registered beat is processed in the cycle after TLAST.
       L_RECV:   if (blast_q) state_d = L_HCRC;
-      // The header CRC picks 25 words after the header; a short image skips it.
+      // The header CRC picks 24 words after the header; a short image skips it.
       // The last pick is folded in during L_CHECK0, before L_CHECK2 compares.
       L_HCRC:   if (!hdr_full_q || hcrc_idx_q == 5'(HQ)) state_d = L_CHECK0;
       L_CHECK0: state_d = L_CHECK1;
@@ -527,6 +580,7 @@ module fsm_loader #(
   assign rows_o          = f_rows;
   assign words_per_row_o = f_wpr;
   assign start_o         = f_start;
+  assign start_info_o    = f_start_info;
   assign eos_o           = f_eos;
   assign eos_valid_o     = (f_eos != fsm_pkg::IMG_NONE);
   always_comb begin

@@ -34,7 +34,7 @@ class FsmGeometry:
     vocab_max: int = 50257
     state_w: int = 14
     class_w: int = 9
-    ns_cap: int = 688128
+    ns_cap: int = 753664
     row_cap: int = 204
     n_slots: int = 8
     n_grammars: int = 2
@@ -158,7 +158,7 @@ class FsmModelBackend:
                 t = fsm.tables
                 if (t.vocab_size > self.geo.vocab_max or t.state_bits > self.geo.state_w
                         or t.class_bits > self.geo.class_w
-                        or t.comb_size > self.geo.ns_cap
+                        or t.linked.size > self.geo.ns_cap
                         or t.num_mask_rows > self.geo.row_cap):
                     status = FsmStatus.LD_CAPACITY
         if status == FsmStatus.OK:

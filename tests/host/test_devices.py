@@ -156,7 +156,7 @@ def test_fsm_load_refuses_a_grammar_over_a_capacity(yes_no, field):
 
     _, image = yes_no
     t = load_image(image)
-    need = t.comb_size if field == "ns_cap" else t.num_mask_rows
+    need = t.linked.size if field == "ns_cap" else t.num_mask_rows
     FsmDevice("model", geometry=FsmGeometry(**{field: need})).load(0, image)
     with pytest.raises(FsmLoadError) as err:
         FsmDevice("model", geometry=FsmGeometry(**{field: need - 1})).load(0, image)

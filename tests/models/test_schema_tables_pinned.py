@@ -28,7 +28,7 @@ import pytest
 from models.fsm_sizes import NESTED_ARRAYS_SCHEMA
 from models.json_schema import FINANCIAL_SUMMARY_SCHEMA, schema_to_regex
 from models.regex_dfa import compile_regex
-from models.table_image import image_bytes
+from models.table_image import ROW_BASE_VERSION, image_bytes
 from models.token_fsm import TokenFSM
 from models.vocab import Vocabulary
 from tests.models.test_json_schema import PATTERN_CASES, PATTERNS, SCHEMAS
@@ -64,7 +64,7 @@ def fingerprint(schema: Any, whitespace: str) -> tuple[Any, ...]:
         tables.num_states,
         tables.num_classes,
         tables.num_mask_rows,
-        _sha(image_bytes(tables)),
+        _sha(image_bytes(tables, ROW_BASE_VERSION)),
     )
 
 

@@ -36,7 +36,7 @@ def brief_fsm(gpt2) -> TokenFSM:
 
 @pytest.fixture(scope="module")
 def brief_image(brief_fsm) -> bytes:
-    return ti.image_bytes(brief_fsm.tables)
+    return ti.image_bytes(brief_fsm.tables, ti.ROW_BASE_VERSION)
 
 
 def small_fsms() -> list[TokenFSM]:
@@ -78,7 +78,7 @@ def assert_same_behaviour(a: TokenFSM, b: TokenFSM, rng: random.Random, walks: i
 
 def test_round_trip_brief(brief_fsm, brief_image, tmp_path):
     path = tmp_path / "brief.bin"
-    sizes = ti.export_image(brief_fsm.tables, path)
+    sizes = ti.export_image(brief_fsm.tables, path, ti.ROW_BASE_VERSION)
     assert path.read_bytes() == brief_image
     loaded = ti.load_image(path)
     assert loaded.same_as(brief_fsm.tables)
@@ -108,7 +108,7 @@ def test_layout_alignment_and_header(brief_image):
         assert s.offset % 64 == 0 and s.offset >= ti.HEADER_BYTES
     assert len(brief_image) % 8 == 0
     assert brief_image[:4] == b"TFSM"
-    assert struct.unpack_from("<H", brief_image, 4)[0] == ti.VERSION
+    assert struct.unpack_from("<H", brief_image, 4)[0] == ti.ROW_BASE_VERSION
 
 
 def _patch(data: bytes, offset: int, fmt: str, value: int, reseal: bool = True) -> bytes:
@@ -174,16 +174,16 @@ def test_value_range_checks():
     t = small_fsms()[0].tables  # a fresh build: safe to corrupt in memory
     t.token_class[0] = t.num_classes
     with pytest.raises(ti.TableImageError, match="token class out of range"):
-        ti.load_image(ti.image_bytes(t))
+        ti.load_image(ti.image_bytes(t, ti.ROW_BASE_VERSION))
     t = small_fsms()[0].tables
     live = np.flatnonzero(t.comb_check != t.reject)[0]
     t.comb_next[live] = t.num_states
     with pytest.raises(ti.TableImageError, match="comb entry out of range"):
-        ti.load_image(ti.image_bytes(t))
+        ti.load_image(ti.image_bytes(t, ti.ROW_BASE_VERSION))
     t = small_fsms()[0].tables
     t.row_base[0] = t.comb_size - t.num_classes + 1
     with pytest.raises(ti.TableImageError, match="row base"):
-        ti.load_image(ti.image_bytes(t))
+        ti.load_image(ti.image_bytes(t, ti.ROW_BASE_VERSION))
 
 
 def test_readmemh_files(brief_fsm, tmp_path):
@@ -288,15 +288,16 @@ def test_interval_class_order_shrinks_the_comb_on_random_tables():
 
 def test_sizes_report(brief_fsm):
     """models.fsm_sizes on the summary/sentiment regex (GPT-2), counted by hand
-    for two banks: comb 33,578 x 4 B = 2,099 words x 2 -> 2 URAM rows of 8; mask
-    rows 82 x 99 words x 2 = 16,236 -> 4 URAM rows; token_class 786 words x 2 ->
-    4 BRAM36 rows of 8; row_base and forced_token 52 words x 2 -> 1 BRAM36 row
-    each; mask_index 26 words x 2 and the bitmaps: LUT RAM."""
+    for two banks: linked comb 37,896 x 4 B = 2,369 words x 2 -> 2 URAM rows of 8;
+    mask rows 82 x 99 words x 2 = 16,236 -> 4 URAM rows; token_class 786 words x 2
+    -> 4 BRAM36 rows of 8; forced_token 52 words x 2 -> 1 BRAM36 row; mask_index
+    26 words x 2 and the bitmaps: LUT RAM."""
     r = fsm_sizes.report(brief_fsm.tables, banks=2)
-    assert r["comb_size"] == 33578 and r["live_transitions"] == 33143
+    assert r["comb_size"] == 37896 and r["live_transitions"] == 33143
+    assert r["row_base_comb_size"] == 33578 and r["linked_extra_pct"] == 12.9
     assert r["dense_next_bits"] == 155 * 1646 * 16
-    assert r["compressed_next_bits"] == 33578 * 32 + 1646 * 16
-    assert (r["uram"], r["bram36"]) == (8 * (2 + 4), 8 * (4 + 1 + 1))
+    assert r["compressed_next_bits"] == 37896 * 32
+    assert (r["uram"], r["bram36"]) == (8 * (2 + 4), 8 * (4 + 1))
     # Beside the radix L2 build (0 URAM, 171 BRAM36) and beside its on-chip build.
     assert fsm_sizes.fsm_budget() == fsm_sizes.Budget(416 - 0, 870 - 171)
     assert fsm_sizes.onchip_radix_budget() == fsm_sizes.Budget(416 - 320, 870 - 129)
@@ -310,19 +311,23 @@ def test_loads_into_checks_every_capacity(brief_fsm):
     """The loader's capacity rule (states, classes, comb, rows, vocabulary): the
     regex loads into the VCK5000 build and fails each capacity one short."""
     t = brief_fsm.tables
-    cfg = {"VocabMax": 50257, "StateW": 14, "ClassW": 9, "NsCap": 688128, "RowCap": 204}
+    cfg = {"VocabMax": 50257, "StateW": 14, "ClassW": 9, "NsCap": 753664, "RowCap": 204}
     assert fsm_sizes.loads_into(t, cfg)
     for key, value in (("VocabMax", t.vocab_size - 1), ("StateW", t.state_bits - 1),
-                       ("ClassW", t.class_bits - 1), ("NsCap", t.comb_size - 1),
+                       ("ClassW", t.class_bits - 1), ("NsCap", t.linked.size - 1),
                        ("RowCap", t.num_mask_rows - 1)):
         assert not fsm_sizes.loads_into(t, {**cfg, key: value}), key
 
 
 def test_config_rams():
-    """fsm_top's defaults (5 banks): URAM for token_class 2 rows, comb 20, mask
-    rows 16; BRAM36 for row_base 3 rows, mask_index 1, forced_token 2."""
+    """fsm_top's defaults (5 banks): URAM for token_class 2 rows, comb 21 ((2^18 +
+    2^9 slack) x 4 B = 16,416 words x 5), mask rows 16; BRAM36 for mask_index 1
+    row, forced_token 2 (2^12 states each)."""
     assert fsm_sizes.config_rams(50257, 12, 9, 8, 262144, 128, 4) == (
-        8 * (2 + 20 + 16), 8 * (3 + 1 + 2))
+        8 * (2 + 21 + 16), 8 * (1 + 2))
+    # The VCK5000 build (2 grammars + spare): 416 URAM, the whole budget beside
+    # the radix controller's L2 build.
+    assert fsm_sizes.config_rams(50257, 14, 9, 8, 753664, 204, 2) == (416, 56)
 
 
 # ---------------------------------------------------------------- linked comb (image v3)

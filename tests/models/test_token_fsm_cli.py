@@ -54,12 +54,12 @@ def test_compile_gpt2_brief_prints_sizes(tmp_path, capsys):
     assert "50257 tokens" in text
     m = re.search(r"(\d+) states, (\d+) classes, (\d+) distinct mask rows", text)
     assert m is not None and int(m[2]) <= 155 and int(m[3]) <= 82
-    assert "linked comb (image v3) 37,896 entries" in text
+    assert "linked comb 37,896 (version-2 comb 33,578, +12.9 %)" in text
 
 
 def test_compile_version_3_image_checks_the_same(tiny_vocab, tmp_path, capsys):
-    """--image-version 3 writes a linked-comb image; `check` reads either version
-    and gives the same verdicts."""
+    """--image-version 2 writes a row_base image, 3 (the default) a linked comb;
+    `check` reads either version and gives the same verdicts."""
     verdicts = {}
     for version in ("2", "3"):
         out = tmp_path / version

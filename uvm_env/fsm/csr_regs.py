@@ -9,8 +9,8 @@ from uvm_env.common.regs import RegBlock, RegField, Register
 
 BLOCK = RegBlock('fsm', 'fsm_pkg', 64, (
     Register('ID', 0, (
-        RegField('VALUE', 0, 32, 'RO', 1179844610, ''),
-    ), '"FS", version 2 (image version 2)'),
+        RegField('VALUE', 0, 32, 'RO', 1179844611, ''),
+    ), '"FS", version 3 (image version 3)'),
     Register('CTRL', 1, (
         RegField('IRQ_EN', 0, 1, 'RW', 0, 'interrupt enable'),
     ), 'control'),
@@ -144,4 +144,4 @@ BLOCK = RegBlock('fsm', 'fsm_pkg', 64, (
 CSR: dict[str, int] = {r.name: r.index for r in BLOCK.registers if r.element is None}
 CSR_WORDS = 48
 CSR_ERR_BASE = 32
-FSM_ID = 0x46530002
+FSM_ID = 0x46530003

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from uvm_env.common.cycle_bounds import CycleBounds
 
-ADVANCE_LATENCY = 4        # command accepted -> result valid, idle core (S0..S4)
-VALIDATE_RESULT_LAG = 4    # last token beat -> result
+ADVANCE_LATENCY = 5        # command accepted -> result valid, idle core (S0..S5)
+VALIDATE_RESULT_LAG = 5    # last token beat -> result
 MASK_FIRST_BEAT = 3        # command accepted -> beat 0 (S0, S1 hand-over, read)
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from models.table_image import load_image
 from models.token_fsm import TokenFSM
+from uvm_env.fsm.images import HDR, N_SECTIONS, SECTIONS
 from uvm_env.fsm.protocol import (
     CSR,
     M32,
@@ -47,7 +48,6 @@ from uvm_env.fsm.protocol import (
     FsmRsp,
 )
 
-HDR = 200
 NONE32 = 0xFFFF_FFFF
 
 
@@ -329,13 +329,13 @@ def hw_verdict(data: bytes, keep_err: bool, p: FsmParams) -> int:
     n = len(data)
     hdr = data[:HDR] + bytes(max(0, HDR - n))
     (magic, version, hdr_bytes, total, v, s, c, r, wpr, start, final, eos, reject, empty,
-     sbits, cbits, rbits, tbits, nsec, wbits, bbits, hcrc, pcrc, comb) = struct.unpack_from(
-        "<IHHIIIIIIIIIIIBBBBHBBIII", hdr)
+     sbits, cbits, rbits, tbits, nsec, wbits, bbits, hcrc, pcrc, comb, start_info,
+     reserved) = struct.unpack_from("<IHHIIIIIIIIIIIBBBBHBBIIIII", hdr)
     if keep_err or n < 72:
         return ST_LD_LENGTH
     if magic != 0x4D534654:
         return ST_LD_MAGIC
-    if version != 2 or nsec != 8 or hdr_bytes != HDR:
+    if version != 3 or nsec != N_SECTIONS or hdr_bytes != HDR or reserved != 0:
         return ST_LD_VERSION
     if n < HDR:
         return ST_LD_LENGTH
@@ -351,22 +351,28 @@ def hw_verdict(data: bytes, keep_err: bool, p: FsmParams) -> int:
     d_r, d_t = _bitlen1(r), _bitlen1((v - 1) & M32)
     d_b = _bitlen1((comb - 1) & M32)
     ok = (v != 0 and s != 0 and c != 0 and sbits == d_s and cbits == d_c and rbits == d_r
-          and bbits == d_b and comb >= c and d_s <= 16
+          and bbits == d_b and c <= 4094 and comb > c and d_s <= 20 and d_b <= 20
+          and c <= start_info < comb
           and tbits == d_t and wpr == (v + 31) >> 5 and wbits == 32
           and reject == ((1 << d_s) - 1) & M32 and empty == ((1 << d_r) - 1) & M32
           and start < s and (final == NONE32 or final < s) and (eos == NONE32 or eos < v)
           and (eos == NONE32) == (final == NONE32))
     bitmap = (s + 31) >> 5
     stride = (wpr + 15) >> 4 << 4  # mask rows padded to whole 512-bit words
-    want = [(d_c, v), (d_b, s), (32, comb), (32, bitmap), (d_r, s), (32, r * stride), (d_t, s),
-            (32, bitmap)]
+    # (image id, logical bits, count) of the version-3 sections, in order
+    want = [(1, d_c, v), (3, 32, comb), (4, 32, bitmap), (5, d_r, s), (6, 32, r * stride),
+            (7, d_t, s), (8, 32, bitmap)]
     prev_end = HDR
-    for k, (logical, count) in enumerate(want):
-        ident, elem, lbits, cnt, off, length = struct.unpack_from("<HBBIII", hdr, 72 + 16 * k)
+    for k, (want_id, logical, count) in enumerate(want):
+        ident, elem, lbits, cnt, off, length = struct.unpack_from(
+            "<HBBIII", hdr, SECTIONS + 16 * k)
         end = off + length
-        if (ident != k + 1 or lbits != logical or elem != _storage(logical) or cnt != count
+        if (ident != want_id or lbits != logical or elem != _storage(logical) or cnt != count
                 or length != count * _storage(logical) // 8 or off % 64 or off < prev_end
                 or end > total):
+            ok = False
+        if ident == 3 and ok and not _comb_payloads_ok(data[off:off + length], c, comb,
+                                                        p.class_w + 1):
             ok = False
         prev_end = end
     if not ok:
@@ -375,6 +381,16 @@ def hw_verdict(data: bytes, keep_err: bool, p: FsmParams) -> int:
             or d_t > p.tok_w or r > p.row_cap or comb > p.ns_cap):
         return ST_LD_CAPACITY
     return ST_OK
+
+
+def _comb_payloads_ok(raw: bytes, classes: int, comb: int, ck_w: int) -> bool:
+    """The loader's one check of comb values: every entry whose check, cut to the
+    memory's ck_w bits, names a class points at a position in [classes, comb)."""
+    e = np.frombuffer(raw, dtype="<u4").astype(np.int64)
+    wide = (e & 0xFFF) >= (1 << ck_w) - 1          # free, or cut to free: skipped
+    cls = ~wide & ((e & ((1 << ck_w) - 1)) < classes)
+    pay = e >> 12
+    return bool(((pay[cls] >= classes) & (pay[cls] < comb)).all())
 
 
 CSR_COUNTERS = ("COMMANDS", "ADVANCES", "ACCEPTED", "VALIDATES", "MASKS", "MASK_BEATS",

@@ -22,7 +22,9 @@ from uvm_env.fsm.protocol import (
     ST_LD_VERSION,
 )
 
-HDR = 200
+HDR = 192           # version 3: 80-byte fixed header + 7 section entries
+SECTIONS = 80       # where the section table starts
+N_SECTIONS = 7
 CRC_OFF = 0x3C
 
 #: corruption kind -> the status it is aimed at
@@ -49,8 +51,9 @@ def fix_header_crc(data: bytearray) -> None:
 
 
 #: Header fields the "dims" fault breaks (byte offsets): the state, class, row, token
-#: and comb-base widths, the reject code, the start state, the comb size.
-DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44)
+#: and comb-base widths, the reject code, the start state, the comb size, the start
+#: state's info position.
+DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44, 0x48)
 
 
 def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
@@ -66,7 +69,7 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
         fix_header_crc(d)
     elif kind == "sections":
         if rng.random() < 0.5:
-            struct.pack_into("<H", d, 0x38, rng.choice([7, 9]))
+            struct.pack_into("<H", d, 0x38, rng.choice([N_SECTIONS - 1, N_SECTIONS + 1]))
         else:
             struct.pack_into("<H", d, 6, rng.choice([184, 216]))
         fix_header_crc(d)
@@ -83,7 +86,7 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
         d = d[:cut - cut % 8] if rng.random() < 0.7 else d[:cut]
     elif kind == "cut_early":
         # Cut within a few beats of the header's end, while the loader may still be
-        # running the header CRC (25 qwords, one per cycle) when TLAST arrives.
+        # running the header CRC (24 qwords, one per cycle) when TLAST arrives.
         cut = HDR + 8 * rng.randrange(1, 4 * lb // 8 + 1)
         d = d[:min(cut, len(d) - 8)]
     elif kind == "short":
@@ -103,12 +106,14 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, field)[0] ^ 1)
         elif field == 0x20:
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x10)[0] + 5)
+        elif field == 0x48:   # outside [classes, comb size)
+            struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x44)[0])
         else:
             d[field] = (d[field] + rng.choice([1, 2])) & 0xFF
         fix_header_crc(d)
     elif kind == "offset":
-        k = rng.randrange(8)
-        off = 72 + 16 * k + 8
+        k = rng.randrange(N_SECTIONS)
+        off = SECTIONS + 16 * k + 8
         value = struct.unpack_from("<I", d, off)[0]
         struct.pack_into("<I", d, off, value + rng.choice([4, 8, 32, -64 if k else 64]))
         fix_header_crc(d)
@@ -128,8 +133,8 @@ def dirty_padding(image: bytes) -> bytes:
     vocab, rows, wpr = struct.unpack_from("<III", d, 0x0C)[0], *struct.unpack_from(
         "<II", d, 0x18)
     padded = 16 * ((wpr + 15) // 16)
-    for k in range(8):
-        sid, _, _, count, off, _ = struct.unpack_from("<HBBIII", d, 72 + 16 * k)
+    for k in range(N_SECTIONS):
+        sid, _, _, count, off, _ = struct.unpack_from("<HBBIII", d, SECTIONS + 16 * k)
         if sid != 6:                       # mask_rows
             continue
         assert count == rows * padded
