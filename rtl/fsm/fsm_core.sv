@@ -75,7 +75,7 @@ module fsm_core #(
   input  wire logic                load_tlast_i,
 
   // Events and status for the CSR block
-  output logic                     res_valid_o,     // a result left S4
+  output logic                     res_valid_o,     // a result left S5
   output logic      [7:0]          res_op_o,
   output logic      [7:0]          res_status_o,
   output logic                     res_accepted_o,
