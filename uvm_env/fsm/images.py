@@ -24,6 +24,7 @@ from uvm_env.fsm.protocol import (
 
 HDR = 192           # version 3: 80-byte fixed header + 7 section entries
 SECTIONS = 80       # where the section table starts
+RESERVED = 0x4C     # a zero word the loader checks with the layout, before the CRC
 N_SECTIONS = 7
 CRC_OFF = 0x3C
 
@@ -65,7 +66,7 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
     if kind == "magic":
         d[rng.randrange(4)] ^= 1 << rng.randrange(8)
     elif kind == "version":
-        struct.pack_into("<H", d, 4, rng.choice([0, 1, 3, 0xFFFF]))
+        struct.pack_into("<H", d, 4, rng.choice([0, 1, 2, 4, 0xFFFF]))  # 2: the old format
         fix_header_crc(d)
     elif kind == "sections":
         if rng.random() < 0.5:
@@ -74,9 +75,11 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
             struct.pack_into("<H", d, 6, rng.choice([184, 216]))
         fix_header_crc(d)
     elif kind == "hdr_crc":
-        # Not a field checked before the CRC (magic, version, sizes, section count).
+        # Not a field checked before the CRC (magic, version, sizes, section count,
+        # the reserved word).
         pos = rng.choice([p for p in range(8, HDR)
-                          if not CRC_OFF <= p < CRC_OFF + 4 and p not in (0x38, 0x39)])
+                          if not CRC_OFF <= p < CRC_OFF + 4 and p not in (0x38, 0x39)
+                          and not RESERVED <= p < RESERVED + 4])
         d[pos] ^= 1 << rng.randrange(8)
     elif kind == "pay_crc":
         pos = rng.randrange(HDR, len(d))
