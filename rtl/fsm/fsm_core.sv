@@ -261,6 +261,12 @@ module fsm_core #(
   logic [NST:1][7:0]         p_err_q;      // status so far
   logic [NST:1][31:0]        p_tokraw_q;   // token; bit 31 flags "token >= V"
   logic [NST:1]              p_last_q;     // VALIDATE: last beat of the packet
+  // Same-slot flags, compared a stage early so forwarding decisions start from a
+  // register: the op in S2 acts on the slot of the op in S3 (p_same3_q) or in S4
+  // (p_same4_q); the op in S3 on the slot of the op in S4 (p_same34_q). Each
+  // includes the other op's valid and slot-op bits.
+  logic                      p_same3_q, p_same4_q, p_same34_q;
+  logic                      p_ok3_q;      // S3: p_err_q[3] == ST_OK
   logic [LGB-1:0]    p_tclane_q;         // S1: byte of the class in the token_class word
   logic [IW-1:0]     p_cdelta_q;         // S2: class - C (mod 2^IW)
   logic [CkW-1:0]    p_cls_q;            // S2: class, cut to the check width
@@ -292,7 +298,7 @@ module fsm_core #(
   logic             loading_q;          // an image is loading: nothing else runs
   logic             tc_re, cb_re, ib_re, info_re;
   logic [TcAW-1:0]  tc_raddr;
-  logic [CbAW-1:0]  cb_raddr, cb_addr_a, ib_raddr;
+  logic [CbAW-1:0]  cb_raddr, cb_addr_a, cb_ld_waddr, ib_raddr;
   logic [BmAW-1:0]  ac_raddr, fv_raddr;
   logic [MiAW-1:0]  mi_raddr;
   logic [FtAW-1:0]  ft_raddr;
@@ -317,8 +323,9 @@ module fsm_core #(
     .re_i (tc_re), .raddr_i (tc_raddr), .rdata_o (tc_rdata));
   // The comb: port A is the loader's write port during a LOAD (nothing else runs
   // then) and the walk's read port otherwise; port B reads info entries.
-  assign cb_addr_a = loading_q ? CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]))
-                               : cb_raddr;
+  // Port A's address: the walk's read, or the loader's write (S2 selects, see there).
+  assign cb_ld_waddr = CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]));
+  assign cb_addr_a   = cb_raddr;
   fsm_comb_ram #(.Width(LoadW), .Depth(CbDepth), .RamStyle(CbStyle)) u_cb (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_CB]), .re_a_i (cb_re), .addr_a_i (cb_addr_a),
     .wdata_i (ld_wdata), .rdata_a_o (cb_rdata),
@@ -663,6 +670,17 @@ module fsm_core #(
   // S3 outcome, forwarded to S2 (declared here, computed in the S3 section).
   logic [IW-1:0]     s3_ni;         // info position the op leaves the slot at
   logic              s3_nviol, s3_wb;
+  logic              s3_wb_fast;    // s3_wb from registers only (forwarding, see S3)
+  // The walk S3 hands on, split so that S2 adds before it selects: the op's next
+  // info position is the comb entry's payload when s3_take_ok && s3_allowed, else
+  // s3_keep (both from registers). An assertion holds it equal to s3_ni.
+  logic              s3_take_ok;
+  logic [IW-1:0]     s3_keep;
+  logic [IW-1:0]     s3_pay;        // the comb entry's payload (S3)
+  logic              s3_allowed;    // the comb entry's check is the class (S3)
+  logic              s2_sel3;       // S2's info position comes from S3
+  logic [IW-1:0]     s2_other;      // ... or from here (S4, the slot, the packet)
+  logic [IW-1:0]     s2_e_pay, s2_e_keep, s2_e_other;
   logic [31:0]       s3_npos;
   logic [IW-1:0]     vx_info_d;
 
@@ -677,21 +695,25 @@ module fsm_core #(
     s2_si  = SlotW'(p_slot_q[2]);
     // Forwarding: the newest write-back to this slot still in the pipeline wins:
     // S3 (computed this cycle), then S4 (written into the slot at this edge).
-    s2_fwd3 = p_v_q[3] && s3_wb && p_slotop_q[3] && p_slot_q[3] == p_slot_q[2];
-    s2_fwd4 = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[2];
+    s2_fwd3 = p_same3_q && s3_wb_fast;
+    s2_fwd4 = p_same4_q && p_wb_q;
     // The VALIDATE beat just ahead (in S3) has the packet's newest working state.
     s2_vfwd = p_v_q[3] && (p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK);
+    // The comb entry's address is formed in three candidates, each added as soon
+    // as its operand is known, and one select last: the payload of the entry S3 just
+    // read is the only operand that arrives late, so the loop from the comb read
+    // back to its address is the payload's add and one select.
     if (p_kind_q[2] == K_VTOK) begin
-      s2_i    = s2_vfwd ? vx_info_d : vx_info_q;
-      s2_viol = vx_viol_q;
-      s2_pos  = vx_pos_q;
+      s2_sel3  = s2_vfwd;
+      s2_other = vx_info_q;
+      s2_viol  = vx_viol_q;
+      s2_pos   = vx_pos_q;
     end else begin
       // The info position (the walk) comes from S3 when it writes the slot; the
       // violated flag and position never do: S3 takes them from S4 a cycle later,
       // so nothing decided after the comb read feeds back into S2.
-      if (s2_fwd3)      s2_i = s3_ni;
-      else if (s2_fwd4) s2_i = p_ni_q;
-      else              s2_i = sl_info_q[s2_si];
+      s2_sel3  = s2_fwd3;
+      s2_other = s2_fwd4 ? p_ni_q : sl_info_q[s2_si];
       if (s2_fwd4) begin
         s2_viol = p_nviol_q;
         s2_pos  = p_npos_q;
@@ -700,9 +722,19 @@ module fsm_core #(
         s2_pos  = sl_pos_q[s2_si];
       end
     end
+    if (!s2_sel3)                             s2_i = s2_other;
+    else if (s3_take_ok && s3_allowed) s2_i = s3_pay;
+    else                                      s2_i = s3_keep;
     // Entry i - C + class: one add, class - C formed at S1. Positions are absolute
     // (the loader added the bank's region base), so no region add and no clamp.
-    s2_e   = s2_i + p_cdelta_q;
+    s2_e_pay   = s3_pay + p_cdelta_q;
+    s2_e_keep  = s3_keep + p_cdelta_q;
+    // While an image loads no op is in flight (s2_sel3 is 0): port A takes the
+    // loader's write address through the same select.
+    s2_e_other = loading_q ? IW'({cb_ld_waddr, NEW'(0)}) : s2_other + p_cdelta_q;
+    if (!s2_sel3)                             s2_e = s2_e_other;
+    else if (s3_take_ok && s3_allowed) s2_e = s2_e_pay;
+    else                                      s2_e = s2_e_keep;
     s2_err = p_err_q[2];
   end
 
@@ -711,8 +743,6 @@ module fsm_core #(
 
   // ---------------------------------------------------------------- S3: allowed?, info read
   logic [31:0]       s3_cb;
-  logic [IW-1:0]     s3_pay;
-  logic              s3_allowed;
   logic              s3_accepted, s3_viol_ev;
   logic [31:0]       s3_aux, s3_vpos, s3_vtok;
   logic [7:0]        s3_err;
@@ -732,7 +762,7 @@ module fsm_core #(
     s3_cb      = lane(cb_rdata, {p_cblane_q, 2'b00}, fsm_pkg::EW_32);
     s3_pay     = IW'(s3_cb[31:CkW]);
     s3_allowed = p_class_ok3_q && (s3_cb[CkW-1:0] == p_cls3_q);
-    s3_fwd4    = p_v_q[4] && p_wb_q && p_slotop_q[4] && p_slot_q[4] == p_slot_q[3];
+    s3_fwd4    = p_same34_q && p_wb_q;
     s3_viol_in = s3_fwd4 ? p_nviol_q : p_viol_q;
     s3_pos_in  = s3_fwd4 ? p_npos_q : p_pos_q;
     s3_pos_inc = s3_pos_in + 32'd1;    // beside the comb read, not after it
@@ -811,6 +841,40 @@ module fsm_core #(
         s3_vtok     = vx_vtok_d;
       end
       default: begin   // K_MASK, K_QUERY, K_MISC: report, change nothing
+      end
+    endcase
+  end
+
+  // Whether the op in S3 writes its slot back, the same decision as s3_wb but
+  // formed from registers alone: it needs no comb entry (an allowed or refused
+  // token is written back alike), so S2's forwarding select does not wait for
+  // S3's error priority chain. An assertion below holds it equal to s3_wb.
+  always_comb begin
+    unique case (p_kind_q[3])
+      K_ADVANCE:      s3_wb_fast = p_ok3_q && !s3_viol_in && !p_tokraw_q[3][31];
+      K_BIND, K_RESET: s3_wb_fast = p_ok3_q;
+      K_VTOK:         s3_wb_fast = p_last_q[3] && vx_err_q == fsm_pkg::ST_OK &&
+                                   !p_tokraw_q[3][31];
+      K_VHDR:         s3_wb_fast = p_last_q[3] && p_ok3_q && !s3_viol_in;
+      default:        s3_wb_fast = 1'b0;
+    endcase
+    // The walk S3 leaves: the payload when allowed and taken, else s3_keep.
+    unique case (p_kind_q[3])
+      K_ADVANCE: begin
+        s3_take_ok = 1'b1;
+        s3_keep    = p_i_q;
+      end
+      K_BIND, K_RESET: begin
+        s3_take_ok = 1'b0;
+        s3_keep    = bp_sinfo_q[p_bank_q[3]];
+      end
+      K_VTOK: begin
+        s3_take_ok = vx_err_q == fsm_pkg::ST_OK && !p_tokraw_q[3][31] && !vx_viol_q;
+        s3_keep    = vx_info_q;
+      end
+      default: begin   // K_VHDR: the packet starts at the slot's position
+        s3_take_ok = 1'b0;
+        s3_keep    = p_i_q;
       end
     endcase
   end
@@ -911,6 +975,9 @@ module fsm_core #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       p_v_q      <= '0;
+      p_same3_q  <= 1'b0;
+      p_same4_q  <= 1'b0;
+      p_same34_q <= 1'b0;
       v_active_q <= 1'b0;
       b_active_q <= 1'b0;
       loading_q  <= 1'b0;
@@ -919,6 +986,10 @@ module fsm_core #(
       // A LOAD command enters the pipeline only as its result, once the image is judged.
       p_v_q[1] <= (s0_take && !s0_is_load) || (loading_q && ld_done);
       for (int k = 2; k <= NST; k++) p_v_q[k] <= p_v_q[k-1];
+      // The ops now in S1, S2, S3 move to S2, S3, S4.
+      p_same3_q  <= p_v_q[2] && p_slotop_q[2] && p_slot_q[2] == p_slot_q[1];
+      p_same4_q  <= p_v_q[3] && p_slotop_q[3] && p_slot_q[3] == p_slot_q[1];
+      p_same34_q <= p_same3_q;
       if (s0_take && (s0_kind == K_VHDR || s0_kind == K_VTOK)) v_active_q <= !cmd_tlast_i;
       if (s0_take && s0_op == fsm_pkg::OP_MASK_BATCH) b_active_q <= !cmd_tlast_i;
       ld_start_q <= s0_take && s0_is_load;
@@ -975,6 +1046,7 @@ module fsm_core #(
     p_class_ok_q <= s1_class < s1_classes;
     // S2 -> S3
     p_err_q[3]    <= s2_err;
+    p_ok3_q       <= (s2_err == fsm_pkg::ST_OK);
     p_cblane_q    <= NEW'(s2_e);
     p_cls3_q      <= p_cls_q;
     p_i_q         <= s2_i;
@@ -1160,6 +1232,31 @@ module fsm_core #(
       if (p_v_q[2] && p_kind_q[2] == K_VTOK && s2_vfwd) begin
         assert (p_bank_q[2] == p_bank_q[3] && p_slot_q[2] == p_slot_q[3])
           else $fatal(1, "fsm_core: VALIDATE beat forwarded from another packet");
+      end
+      // The walk S2 forwards on is S3's own, wherever S2 may take it: a slot
+      // write-back or a packet's working state (elsewhere it may be unset, X).
+      if (p_v_q[3] && p_slotop_q[3] && (s3_wb_fast ||
+          ((p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK) && vx_err_d == fsm_pkg::ST_OK)))
+      begin
+        assert (((s3_take_ok && s3_allowed) ? s3_pay : s3_keep) ==
+                ((p_kind_q[3] == K_VHDR || p_kind_q[3] == K_VTOK) ? vx_info_d : s3_ni))
+          else $fatal(1, "fsm_core: S3 walk split wrongly (kind %0d)", p_kind_q[3]);
+      end
+      // The early write-back decision S2 forwards on is S3's own.
+      if (p_v_q[3]) begin
+        assert (s3_wb_fast == s3_wb)
+          else $fatal(1, "fsm_core: S3 write-back %0b, forwarded as %0b", s3_wb, s3_wb_fast);
+      end
+      // The same-slot flags match the slots they were compared for.
+      if (p_v_q[2]) begin
+        assert (p_same3_q == (p_v_q[3] && p_slotop_q[3] && p_slot_q[3] == p_slot_q[2]))
+          else $fatal(1, "fsm_core: stale S2/S3 same-slot flag");
+        assert (p_same4_q == (p_v_q[4] && p_slotop_q[4] && p_slot_q[4] == p_slot_q[2]))
+          else $fatal(1, "fsm_core: stale S2/S4 same-slot flag");
+      end
+      if (p_v_q[3]) begin
+        assert (p_same34_q == (p_v_q[4] && p_slotop_q[4] && p_slot_q[4] == p_slot_q[3]))
+          else $fatal(1, "fsm_core: stale S3/S4 same-slot flag");
       end
       // A slot write-back names an info entry of a state of its grammar's tables.
       if (p_v_q[5] && p5_wb_q) begin
