@@ -872,7 +872,7 @@ module fsm_core #(
         s3_take_ok = vx_err_q == fsm_pkg::ST_OK && !p_tokraw_q[3][31] && !vx_viol_q;
         s3_keep    = vx_info_q;
       end
-      default: begin   // K_VHDR: the packet starts at the slot's position
+      default: begin   // K_VHDR (the packet starts at the slot's position), and ops that keep it
         s3_take_ok = 1'b0;
         s3_keep    = p_i_q;
       end
