@@ -129,8 +129,6 @@ module fsm_core #(
   localparam int MiWords = (SMax * MiE + LB - 1) / LB;
   localparam int FtWords = (SMax * FtE + LB - 1) / LB;
   localparam int MrWords = RowCap * (((WMax + 15) / 16) * 16 * 32 / LoadW);
-  localparam int MaxWords = (CbWords > MrWords) ? CbWords : MrWords;
-  localparam int WIdxW   = $clog2(MaxWords + 1) + 1;
   // Memory depths (all banks) and address widths.
   localparam int TcDepth = NBanks * TcWords;
   localparam int CbDepth = NBanks * CbWords;
@@ -310,21 +308,26 @@ module fsm_core #(
   // Loader write side
   logic [LoadW-1:0]       ld_wdata;
   logic [fsm_pkg::NSEC-1:0]             ld_we;
-  logic [fsm_pkg::NSEC-1:0][WIdxW-1:0]  ld_widx;
-
-  function automatic logic [31:0] wr_addr(input logic [BankW-1:0] bank, input int words,
-                                          input logic [WIdxW-1:0] idx);
-    wr_addr = bank_base(bank, words) + 32'(idx);
-  endfunction
+  logic [fsm_pkg::NSEC-1:0][31:0]       ld_waddr;   // registered in the loader
+  logic [fsm_pkg::NSEC-1:0][31:0]       ld_wbase;   // the spare bank's regions
+  always_comb begin
+    ld_wbase[fsm_pkg::SEC_TC] = bank_base(spare_q, TcWords);
+    ld_wbase[fsm_pkg::SEC_CB] = bank_base(spare_q, CbWords);
+    ld_wbase[fsm_pkg::SEC_AC] = bank_base(spare_q, BmWords);
+    ld_wbase[fsm_pkg::SEC_MI] = bank_base(spare_q, MiWords);
+    ld_wbase[fsm_pkg::SEC_MR] = bank_base(spare_q, MrWords);
+    ld_wbase[fsm_pkg::SEC_FT] = bank_base(spare_q, FtWords);
+    ld_wbase[fsm_pkg::SEC_FV] = bank_base(spare_q, BmWords);
+  end
 
   common_ram_sdp #(.Width(LoadW), .Depth(TcDepth), .RamStyle(TcStyle)) u_tc (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_TC]),
-    .waddr_i (TcAW'(wr_addr(spare_q, TcWords, ld_widx[fsm_pkg::SEC_TC]))), .wdata_i (ld_wdata),
+    .waddr_i (TcAW'(ld_waddr[fsm_pkg::SEC_TC])), .wdata_i (ld_wdata),
     .re_i (tc_re), .raddr_i (tc_raddr), .rdata_o (tc_rdata));
   // The comb: port A is the loader's write port during a LOAD (nothing else runs
   // then) and the walk's read port otherwise; port B reads info entries.
   // Port A's address: the walk's read, or the loader's write (S2 selects, see there).
-  assign cb_ld_waddr = CbAW'(wr_addr(spare_q, CbWords, ld_widx[fsm_pkg::SEC_CB]));
+  assign cb_ld_waddr = CbAW'(ld_waddr[fsm_pkg::SEC_CB]);
   assign cb_addr_a   = cb_raddr;
   fsm_comb_ram #(.Width(LoadW), .Depth(CbDepth), .RamStyle(CbStyle)) u_cb (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_CB]), .re_a_i (cb_re), .addr_a_i (cb_addr_a),
@@ -332,24 +335,24 @@ module fsm_core #(
     .re_b_i (ib_re), .addr_b_i (ib_raddr), .rdata_b_o (ib_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(BmDepth), .RamStyle(BmStyle)) u_ac (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_AC]),
-    .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_AC]))), .wdata_i (ld_wdata),
+    .waddr_i (BmAW'(ld_waddr[fsm_pkg::SEC_AC])), .wdata_i (ld_wdata),
     .re_i (info_re), .raddr_i (ac_raddr), .rdata_o (ac_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(MiDepth), .RamStyle(MiStyle)) u_mi (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_MI]),
-    .waddr_i (MiAW'(wr_addr(spare_q, MiWords, ld_widx[fsm_pkg::SEC_MI]))), .wdata_i (ld_wdata),
+    .waddr_i (MiAW'(ld_waddr[fsm_pkg::SEC_MI])), .wdata_i (ld_wdata),
     .re_i (info_re), .raddr_i (mi_raddr), .rdata_o (mi_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(FtDepth), .RamStyle(FtStyle)) u_ft (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_FT]),
-    .waddr_i (FtAW'(wr_addr(spare_q, FtWords, ld_widx[fsm_pkg::SEC_FT]))), .wdata_i (ld_wdata),
+    .waddr_i (FtAW'(ld_waddr[fsm_pkg::SEC_FT])), .wdata_i (ld_wdata),
     .re_i (info_re), .raddr_i (ft_raddr), .rdata_o (ft_rdata));
   common_ram_sdp #(.Width(LoadW), .Depth(BmDepth), .RamStyle(BmStyle)) u_fv (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_FV]),
-    .waddr_i (BmAW'(wr_addr(spare_q, BmWords, ld_widx[fsm_pkg::SEC_FV]))), .wdata_i (ld_wdata),
+    .waddr_i (BmAW'(ld_waddr[fsm_pkg::SEC_FV])), .wdata_i (ld_wdata),
     .re_i (info_re), .raddr_i (fv_raddr), .rdata_o (fv_rdata));
   // Mask rows start on memory words: a mask beat is one read, no realignment.
   common_ram_sdp #(.Width(LoadW), .Depth(MrDepth), .RamStyle(MrStyle)) u_mr (
     .clk_i (clk_i), .we_i (ld_we[fsm_pkg::SEC_MR]),
-    .waddr_i (MrAW'(wr_addr(spare_q, MrWords, ld_widx[fsm_pkg::SEC_MR]))), .wdata_i (ld_wdata),
+    .waddr_i (MrAW'(ld_waddr[fsm_pkg::SEC_MR])), .wdata_i (ld_wdata),
     .re_i (mr_re), .raddr_i (mr_raddr), .rdata_o (mr_rdata));
 
   // ---------------------------------------------------------------- loader
@@ -376,13 +379,13 @@ module fsm_core #(
     .MrWords  (MrWords),
     .FtWords  (FtWords),
     .FvWords  (BmWords),
-    .WIdxW    (WIdxW),
     .CkW      (CkW)
   ) u_loader (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .start_i         (ld_start_q),
     .cb_off_i        (ld_cb_off),
+    .wr_base_i       (ld_wbase),
     .s_tvalid_i      (load_tvalid_i),
     .s_tready_o      (load_tready_o),
     .s_tdata_i       (load_tdata_i),
@@ -390,7 +393,7 @@ module fsm_core #(
     .s_tlast_i       (load_tlast_i),
     .wr_data_o       (ld_wdata),
     .wr_en_o         (ld_we),
-    .wr_idx_o        (ld_widx),
+    .wr_addr_o       (ld_waddr),
     .done_o          (ld_done),
     .status_o        (ld_status),
     .bytes_o         (ld_bytes),
@@ -545,16 +548,36 @@ module fsm_core #(
     writes_slot = (kind != K_MASK) && (kind != K_QUERY) && (kind != K_MISC);
   endfunction
 
-  logic haz;
-  always_comb begin
-    haz = 1'b0;
-    if (s0_slotop) begin
-      for (int k = 1; k <= NST; k++) begin
-        if (p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
-            (p_kind_q[k] == K_BIND || (s0_kind == K_MASK && writes_slot(p_kind_q[k]))))
-          haz = 1'b1;
+  // What each op in flight means for a later op's S0, decided when it entered:
+  // p_hzb_q (a BIND) and p_hzw_q (writes its slot), both only for a slot op on a
+  // slot that exists, so S0 compares SlotW slot bits against flags, not 16-bit
+  // slots against opcodes. An op on a slot past NSlots touches no slot state and
+  // is never a hazard (nor waits for one): it ends in SLOT.
+  logic [NST:1] p_hzb_q, p_hzw_q;
+  logic         s0_hz_ok, s0_take;
+  assign s0_hz_ok = s0_slotop && s0_slot_ok;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      p_hzb_q <= '0;
+      p_hzw_q <= '0;
+    end else begin
+      p_hzb_q[1] <= s0_take && s0_hz_ok && s0_kind == K_BIND;
+      p_hzw_q[1] <= s0_take && s0_hz_ok && writes_slot(s0_kind);
+      for (int k = 2; k <= NST; k++) begin
+        p_hzb_q[k] <= p_hzb_q[k-1];
+        p_hzw_q[k] <= p_hzw_q[k-1];
       end
     end
+  end
+
+  logic haz;
+  always_comb begin
+    logic [NST:1] hit;
+    for (int k = 1; k <= NST; k++) begin
+      hit[k] = SlotW'(p_slot_q[k]) == s0_si &&
+               (p_hzb_q[k] || (s0_kind == K_MASK && p_hzw_q[k]));
+    end
+    haz = s0_hz_ok && (|hit);
   end
 
   // Results in flight must fit in the result buffer.
@@ -581,7 +604,6 @@ module fsm_core #(
     if (s0_is_load && !(pipe_empty && mask_idle)) cmd_tready_o = 1'b0;
   end
 
-  logic s0_take;
   assign s0_take = cmd_tvalid_i && cmd_tready_o;
 
   // token_class read for the op entering S1.
@@ -1269,12 +1291,23 @@ module fsm_core #(
           else $fatal(1, "fsm_core: slot %0d left at %0d, not an info entry", p_slot_q[4],
                       p_ni_q);
       end
-      // A MASK reads its slot at S0 only with no write to that slot in flight.
-      if (s0_take && s0_kind == K_MASK) begin
+      // The hazard flags are what their op is, and where it is (they shift unheld).
+      for (int k = 1; k <= NST; k++) begin
+        assert (p_hzb_q[k] == (p_v_q[k] && p_slotop_q[k] && 32'(p_slot_q[k]) < 32'(NSlots) &&
+                               p_kind_q[k] == K_BIND))
+          else $fatal(1, "fsm_core: S%0d BIND hazard flag %0b is wrong", k, p_hzb_q[k]);
+        assert (p_hzw_q[k] == (p_v_q[k] && p_slotop_q[k] && 32'(p_slot_q[k]) < 32'(NSlots) &&
+                               writes_slot(p_kind_q[k])))
+          else $fatal(1, "fsm_core: S%0d slot-write hazard flag %0b is wrong", k, p_hzw_q[k]);
+      end
+      // S0 reads a slot's state only with no BIND of that slot in flight, and a
+      // MASK (which reads the mask row too) only with no write to it in flight.
+      if (s0_take && s0_slotop && s0_slot_ok) begin
         for (int k = 1; k <= NST; k++) begin
           assert (!(p_v_q[k] && p_slotop_q[k] && p_slot_q[k] == s0_slot &&
-                    writes_slot(p_kind_q[k])))
-            else $fatal(1, "fsm_core: MASK on slot %0d read it with a write in S%0d", s0_slot, k);
+                    (p_kind_q[k] == K_BIND || (s0_kind == K_MASK && writes_slot(p_kind_q[k])))))
+            else $fatal(1, "fsm_core: op %0d on slot %0d taken with a hazard in S%0d", s0_kind,
+                        s0_slot, k);
         end
       end
     end

@@ -42,8 +42,6 @@ module fsm_loader #(
   parameter int MrWords  = 2,
   parameter int FtWords  = 2,
   parameter int FvWords  = 2,
-  // Width of the per-section word index; derived by the caller.
-  parameter int WIdxW    = 24,
   // Check-field bits of a comb entry in memory (ClassW + 1: classes, the info
   // column and the all-ones free code); the payload takes the rest of 32 bits.
   parameter int CkW      = 10
@@ -53,6 +51,8 @@ module fsm_loader #(
 
   input  wire logic              start_i,      // begin one image (ignored unless idle)
   input  wire logic [31:0]       cb_off_i,     // comb entries before the spare bank's region
+  // First word of each section's region in the spare bank; held for the load.
+  input  wire logic [fsm_pkg::NSEC-1:0][31:0] wr_base_i,
 
   // Image stream
   input  wire logic              s_tvalid_i,
@@ -64,7 +64,7 @@ module fsm_loader #(
   // Table writes: one beat, to word widx of every section whose we bit is set.
   output logic      [LoadW-1:0]  wr_data_o,
   output logic      [fsm_pkg::NSEC-1:0]        wr_en_o,
-  output logic [fsm_pkg::NSEC-1:0][WIdxW-1:0]  wr_idx_o,
+  output logic [fsm_pkg::NSEC-1:0][31:0]       wr_addr_o,    // wr_base_i + word index
 
   // Verdict: a one-cycle pulse once the image (up to TLAST) is in and judged.
   output logic                   done_o,
@@ -264,9 +264,18 @@ module fsm_loader #(
   end
 
   // ---------------------------------------------------------------- table writes
+  // Beat b goes to word b - first_k of section k while first_k <= b, b's first
+  // byte < off_k + len_k and b - first_k < region_k. Three register stages keep
+  // the header's adds off the per-beat path:
+  //   W0  the registered beat (bv_q, bidx_q); per-section bounds from the header
+  //       (one add each), registered as k_*_q for W1
+  //   W1  the beat a cycle later, compared with those bounds: enable, address
+  //       and which comb entries lie before comb_size, registered
+  //   W2  the comb rewrite (payload + cb_off_i) and its check; the write leaves.
   // Section k's entry always completes in an earlier beat than its first data
-  // byte (entries end by byte 191, data starts at 192 or later), so the
-  // registered header already holds it here.
+  // byte (entries end by byte 191, data starts at 192 or later), so the bounds
+  // W1 uses, taken from the header a cycle after the beat's W0, equal the ones
+  // a single-stage compare at W0 would have used.
   function automatic logic [32:0] region_words(input int k);
     unique case (k)
       fsm_pkg::SEC_TC: region_words = 33'(TcWords);
@@ -278,40 +287,92 @@ module fsm_loader #(
       default: region_words = 33'(FvWords);
     endcase
   endfunction
-  always_comb begin
+
+  localparam int NE  = LoadW / 32;            // comb entries per beat
+  localparam int LGE = $clog2(NE);
+  localparam int PW  = 32 - CkW;              // payload bits in memory
+
+  // W0 -> W1: bounds per section. "Byte before the end" is b < ceil(end / LB),
+  // kept as end's beat (k_eh_q) and whether end is mid-beat (k_elnz_q); comb
+  // entry j of beat b lies before comb_size when b * NE + j < k_ce_q, likewise
+  // split into a beat (k_ceh_q) and the entries of that beat (k_cel_q).
+  logic [NS-1:0][32:0] k_first_q, k_eh_q, k_lim_q, k_adj_q;
+  logic [NS-1:0]       k_elnz_q, k_lnz_q;
+  logic [32:0]         k_ceh_q;
+  logic [NE-1:0]       k_cel_q;
+  always_ff @(posedge clk_i) begin
     for (int k = 0; k < NS; k++) begin
-      logic [32:0] first_beat, idx, end_byte, beat_byte;
-      first_beat = 33'(s_off[k] >> LGB);
-      end_byte   = 33'(s_off[k]) + 33'(s_len[k]);
-      beat_byte  = 33'(bidx_q) << LGB;
-      idx        = 33'(bidx_q) - first_beat;
-      wr_idx_o[k] = idx[WIdxW-1:0];
-      wr_en_o[k]  = bv_q && (state_q == L_RECV) && s_len[k] != 32'd0 &&
-                    33'(bidx_q) >= first_beat && beat_byte < end_byte &&
-                    idx < region_words(k);
+      logic [32:0] end_byte;
+      end_byte     = 33'(s_off[k]) + 33'(s_len[k]);
+      k_first_q[k] <= 33'(s_off[k] >> LGB);
+      k_eh_q[k]    <= end_byte >> LGB;
+      k_elnz_q[k]  <= end_byte[LGB-1:0] != '0;
+      k_lim_q[k]   <= 33'(s_off[k] >> LGB) + region_words(k);
+      k_lnz_q[k]   <= s_len[k] != 32'd0;
+      // Word address = b - first + base: one subtract at W1.
+      k_adj_q[k]   <= 33'(s_off[k] >> LGB) - 33'(wr_base_i[k]);
+    end
+    begin
+      logic [33:0] comb_end;
+      comb_end = 34'(f_comb) + (34'(s_off[fsm_pkg::SEC_CB] >> LGB) << LGE);
+      k_ceh_q  <= 33'(comb_end >> LGE);
+      for (int j = 0; j < NE; j++) k_cel_q[j] <= 32'(j) < 32'(comb_end[LGE-1:0]);
     end
   end
 
-  // Comb entries of the registered beat: rewritten for memory, and judged.
-  localparam int NE = LoadW / 32;             // entries per beat
-  localparam int PW = 32 - CkW;               // payload bits in memory
+  // W1: the beat, a cycle after W0.
+  logic             w1_v_q;
+  logic [32:0]      w1_idx_q;
+  logic [LoadW-1:0] w1_data_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) w1_v_q <= 1'b0;
+    else         w1_v_q <= bv_q && (state_q == L_RECV);
+    w1_idx_q  <= 33'(bidx_q);
+    w1_data_q <= bdata_q;
+  end
+
+  logic [NS-1:0]       w1_en;
+  logic [NS-1:0][31:0] w1_addr;
+  logic [NE-1:0]       w1_live;   // comb entry j lies before comb_size
+  always_comb begin
+    for (int k = 0; k < NS; k++) begin
+      w1_en[k]   = w1_v_q && k_lnz_q[k] && w1_idx_q >= k_first_q[k] &&
+                   (w1_idx_q < k_eh_q[k] || (w1_idx_q == k_eh_q[k] && k_elnz_q[k])) &&
+                   w1_idx_q < k_lim_q[k];
+      w1_addr[k] = 32'(w1_idx_q - k_adj_q[k]);
+    end
+    for (int j = 0; j < NE; j++) begin
+      w1_live[j] = w1_idx_q < k_ceh_q || (w1_idx_q == k_ceh_q && k_cel_q[j]);
+    end
+  end
+
+  // W2: the write port's registers.
+  logic [LoadW-1:0] w2_data_q;
+  logic [NE-1:0]    w2_live_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) wr_en_o <= '0;
+    else         wr_en_o <= w1_en;
+    wr_addr_o <= w1_addr;
+    w2_data_q <= w1_data_q;
+    w2_live_q <= w1_live;
+  end
+
+  // Comb entries of the write: rewritten for memory, and judged.
   logic [LoadW-1:0] cb_data;
   logic             cb_bad;                   // a class entry points outside the comb
   logic             cb_bad_q;
   always_comb begin
-    logic [32:0] first_e;
-    cb_bad  = 1'b0;
-    first_e = 33'(wr_idx_o[fsm_pkg::SEC_CB]) * 33'(NE);
+    cb_bad = 1'b0;
     for (int j = 0; j < NE; j++) begin
       logic [31:0] e;
       logic [CkW-1:0] ck;
       logic [31:0] pay;
-      e   = bdata_q[j*32 +: 32];
+      e   = w2_data_q[j*32 +: 32];
       ck  = e[CkW-1:0];
       pay = 32'(e[31:fsm_pkg::CB_CHECK_W]);
       // Past comb_size, the free code, or a check too wide for memory (which the
       // model refuses): free, so that no cut check can alias a class.
-      if (first_e + 33'(j) >= 33'(f_comb) ||
+      if (!w2_live_q[j] ||
           32'(e[fsm_pkg::CB_CHECK_W-1:0]) >= (32'd1 << CkW) - 32'd1) begin
         cb_data[j*32 +: 32] = 32'hFFFF_FFFF;
       end else if (32'(ck) < f_classes) begin
@@ -322,7 +383,7 @@ module fsm_loader #(
       end
     end
   end
-  assign wr_data_o = wr_en_o[fsm_pkg::SEC_CB] ? cb_data : bdata_q;
+  assign wr_data_o = wr_en_o[fsm_pkg::SEC_CB] ? cb_data : w2_data_q;
 
   // ---------------------------------------------------------------- CRCs
   // Payload: every qword from HQ on, in two stages so that no path holds both
@@ -395,23 +456,24 @@ module fsm_loader #(
   end
 
   // ---------------------------------------------------------------- verdict
+  // (1 << n) - 1 for n <= 32, as a thermometer rather than a shift and a subtract.
+  function automatic logic [31:0] low_ones(input logic [7:0] n);
+    for (int i = 0; i < 32; i++) low_ones[i] = (32'(i) < 32'(n));
+  endfunction
+
   // max(1, bit length of x) == w, without computing the bit length: x has no
-  // bit at w or above, and bit w-1 set (unless w is 1). The "any bit at i or
-  // above" terms are wide ORs of constant slices, picked by w.
+  // bit at w or above, and bit w-1 set (unless w is 1). Both are masks of x by
+  // constants compared with w (a thermometer and its top bit), not a shifter
+  // or a select of w's 33 cases.
   function automatic logic width_ok(input logic [31:0] x, input logic [7:0] w);
-    logic [32:0] above;
-    for (int i = 0; i <= 32; i++) above[i] = (i < 32) ? ((x >> i) != 32'h0) : 1'b0;
-    if (w == 8'd0 || w > 8'd32) width_ok = 1'b0;
-    else width_ok = !above[w[5:0]] && (w == 8'd1 || x[w[4:0] - 5'd1]);
+    logic [31:0] below;
+    below    = low_ones(w);
+    width_ok = w != 8'd0 && w <= 8'd32 && (x & ~below) == 32'h0 &&
+               (w == 8'd1 || (x & (below ^ (below >> 1))) != 32'h0);
   endfunction
 
   function automatic logic [7:0] storage(input logic [7:0] logical);
     storage = (logical <= 8'd8) ? 8'd8 : (logical <= 8'd16) ? 8'd16 : 8'd32;
-  endfunction
-
-  // (1 << n) - 1 for n <= 32, as a thermometer rather than a shift and a subtract.
-  function automatic logic [31:0] low_ones(input logic [7:0] n);
-    for (int i = 0; i < 32; i++) low_ones[i] = (32'(i) < 32'(n));
   endfunction
 
   // The checks run over four registered stages, so no path carries a wide add
