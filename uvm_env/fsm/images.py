@@ -42,6 +42,7 @@ KINDS = {
     "keep": ST_LD_LENGTH,
     "dims": ST_LD_DIMS,
     "offset": ST_LD_DIMS,
+    "comb_payload": ST_LD_DIMS,
 }
 
 
@@ -120,9 +121,33 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
         value = struct.unpack_from("<I", d, off)[0]
         struct.pack_into("<I", d, off, value + rng.choice([4, 8, 32, -64 if k else 64]))
         fix_header_crc(d)
+    elif kind == "comb_payload":
+        _bad_comb_payload(d, rng)
     else:
         raise ValueError(kind)
     return bytes(d), None
+
+
+def _bad_comb_payload(d: bytearray, rng: random.Random) -> None:
+    """One class entry of the comb made to point outside [classes, comb_size), CRCs
+    made right: only the loader's per-entry check of the data can refuse it. Half the
+    time it is the last class entry, so the check of the image's final comb beat,
+    the last one judged before the verdict, is exercised too."""
+    classes = struct.unpack_from("<I", d, 0x14)[0]
+    comb = struct.unpack_from("<I", d, 0x44)[0]
+    for k in range(N_SECTIONS):
+        sid, _, _, count, off, _ = struct.unpack_from("<HBBIII", d, SECTIONS + 16 * k)
+        if sid == 3:                       # comb
+            break
+    else:
+        raise ValueError("image has no comb section")
+    entries = struct.unpack_from(f"<{count}I", d, off)
+    cls = [i for i, e in enumerate(entries) if (e & 0xFFF) < classes]
+    i = cls[-1] if rng.random() < 0.5 else rng.choice(cls)
+    pay = rng.choice([0, classes - 1, comb, min(comb + rng.randrange(1, 4096), (1 << 20) - 1)])
+    struct.pack_into("<I", d, off + 4 * i, (pay << 12) | (entries[i] & 0xFFF))
+    struct.pack_into("<I", d, 0x40, zlib.crc32(bytes(d[HDR:])))
+    fix_header_crc(d)
 
 
 def dirty_padding(image: bytes) -> bytes:
