@@ -20,6 +20,10 @@
 // comb_size are written free. A class entry whose payload lies outside
 // [classes, comb_size) fails the image (DIMS): with that and the region's
 // slack, no image can make the walk read outside its bank.
+//
+// Length: the write stages, the CRCs and the rules all read the captured header
+// (26 fields and a 7-entry section table); split apart, each part would take the
+// header across module ports.
 `default_nettype none
 
 `include "common_macros.svh"
