@@ -36,6 +36,7 @@ def run(seed: int = 1, ci: bool = False) -> dict:
     test = registry.TESTS["radix_bench"]
     data = _bench_json(test, seed, "radix", ci)
     out = summarise(data["records"], data["params"])
+    out["stream"] = data.get("stream") or None
     big = dataclasses.replace(test, parameters={**test.parameters, "NodeCap": BIG_NODE_CAP})
     big_data = _bench_json(big, seed, "radix_64k", ci)
     out["evict_big"] = summarise(big_data["records"], big_data["params"]).get("evict")
@@ -63,6 +64,12 @@ def table(s: dict) -> str:
         m = s["match_576"]
         rows.append(f"| MATCH, 576 tokens matched | {m['cycles']} | {m['us']} | "
                     f"{m['sglang_us']} µs ({m['speedup']}x) | {V1_CYCLES['match_576']} |")
+    if s.get("stream") and "match_576" in s:
+        st = s["stream"]
+        per = round(st["cycles"] / st["commands"], 1)
+        rows.append(f"| MATCH stream: {st['commands']} x {st['tokens']} tokens back to back, "
+                    f"cycles per command (one at a time: {s['match_576']['cycles']}) | {per} | "
+                    f"{round(per / CLOCK_MHZ, 3)} | | |")
     if "insert_anchor" in s:
         i = s["insert_anchor"]
         rows.append(f"| INSERT, 576 tokens (mean over new and shared prompts) | "

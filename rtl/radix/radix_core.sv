@@ -110,6 +110,7 @@ module radix_core #(
   output logic          [31:0] stash_free_o,
   output logic          [31:0] free_lines_o,
   output logic          [31:0] evict_skips_o,
+  output logic          [31:0] intake_ahead_o, // commands taken in while another executed
 
   // L2 tier; with L2 = 0 the master is idle, flushes complete at once, no fault.
   input  wire logic [63:0]      l2_base_i,        // DDR byte address of the region, 4 KiB aligned
@@ -167,6 +168,9 @@ module radix_core #(
   localparam int LenW     = $clog2(MaxLen + 1);
   localparam int QRows    = (MaxLen + L - 1) / L + 2;          // +2: the leaf writer reads ahead
   localparam int QRowW    = $clog2(QRows);
+  // Two query-buffer banks, one row-address bit apart: the intake loads the next
+  // command into one while the sequencer runs the current command from the other.
+  localparam int QDepth   = 2 << QRowW;
   localparam int OutRows  = 1 << $clog2((MaxLen + L - 1) / L + 4);
   localparam int OutRowW  = $clog2(OutRows);
   localparam int PathCap  = MaxLen / PageSize + 1;
@@ -248,7 +252,7 @@ module radix_core #(
 
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
-    S_INIT, S_INIT_WAIT, S_HDR, S_HDR_CHECK, S_LOAD, S_DRAIN,
+    S_INIT, S_INIT_WAIT, S_HDR,
     S_W_START, S_W_WAITPF, S_W_CMP, S_W_DRAIN,
     S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
@@ -407,6 +411,10 @@ module radix_core #(
   logic [QRowW-1:0]   q_waddr, q_raddr, seq_q_raddr_q, st_q_raddr, lw_q_raddr;
   logic               q_wkv;
   logic [511:0]       qtok_rdata, qkv_rdata;
+  logic               in_bank_q, ex_bank_q;   // the bank the intake loads / the sequencer reads
+  logic               q_wbank, q_rbank;       // the bank bits at the RAM ports
+  assign q_wbank = in_bank_q;
+  assign q_rbank = ex_bank_q;
   // node table and LRU links
   logic               nd_we, nd_re;
   logic [NodeW-1:0]   nd_waddr, nd_raddr;
@@ -502,16 +510,19 @@ module radix_core #(
     .fault_o (t_fault[t]), .fault_kind_o (t_kind[2*(t) +: 2]), .cnt_o (t_cnt[CNW*(t) +: CNW]), \
     .axi_req_o (t_req[RQW*(t) +: RQW]), .axi_rsp_i (t_rsp[RSW*(t) +: RSW])
 
-  radix_ram #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
-    u_qtok (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i(q_waddr),
-            .wdata_i(cmd_tdata_i), .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qtok_rdata));
+  radix_ram #(.Width(512), .Depth(QDepth), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qtok (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i({q_wbank, q_waddr}),
+            .wdata_i(cmd_tdata_i), .re_i(q_re), .raddr_i({q_rbank, q_raddr}),
+            .rdata_o(qtok_rdata));
   // A second copy of the query tokens gives the walker its own read port.
-  radix_ram #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
-    u_qpage (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i(q_waddr),
-             .wdata_i(cmd_tdata_i), .re_i(pg_re), .raddr_i(pg_raddr), .rdata_o(pg_rdata));
-  radix_ram #(.Width(512), .Depth(QRows), .RamStyle("block"), .ReadLatency(RamLat))
-    u_qkv (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && q_wkv), .waddr_i(q_waddr),
-           .wdata_i(cmd_tdata_i), .re_i(q_re), .raddr_i(q_raddr), .rdata_o(qkv_rdata));
+  radix_ram #(.Width(512), .Depth(QDepth), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qpage (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i({q_wbank, q_waddr}),
+             .wdata_i(cmd_tdata_i), .re_i(pg_re), .raddr_i({q_rbank, pg_raddr}),
+             .rdata_o(pg_rdata));
+  radix_ram #(.Width(512), .Depth(QDepth), .RamStyle("block"), .ReadLatency(RamLat))
+    u_qkv (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && q_wkv), .waddr_i({q_wbank, q_waddr}),
+           .wdata_i(cmd_tdata_i), .re_i(q_re), .raddr_i({q_rbank, q_raddr}),
+           .rdata_o(qkv_rdata));
   radix_table #(.Width(NodeWordW), .Depth(NodeCap), .RamStyle("ultra"), .ReadLatency(RamLat),
                 .L2(in_ddr(NodeWordW, NodeCap)), .Sets(l1_sets(NodeWordW, NodeCap)),
                 .Ways(L1Ways), .TimeoutCycles(L2Timeout))
@@ -1014,11 +1025,26 @@ module radix_core #(
   assign li_re    = seq_li_re_q || st_issue;
   assign li_raddr = st_issue ? issue_addr : seq_li_raddr_q;
 
-  // ---------------------------------------------------------------- helpers
+  // ---------------------------------------------------------------- intake
+  // The intake takes a command's beats into the query bank in_bank_q while the
+  // sequencer may still be running the previous command from ex_bank_q, so a
+  // command's load overlaps the previous command's walk, commit and response.
+  // Once the last beat is in, the command waits in the descriptor (d_*) with the
+  // status its framing checks gave; the sequencer takes it (`dispatch`) when it
+  // is idle, and the banks swap. The intake takes no header while the
+  // descriptor is full: two commands at most are accepted and unanswered
+  // beyond those whose responses are queued.
+  typedef enum logic [1:0] {I_HDR, I_CHECK, I_LOAD, I_DRAIN} intake_e;
+  intake_e     in_state_q;
+  logic        d_valid_q, dispatch;
+  logic [7:0]  d_op_q, d_ns_q, d_status_q;
+  logic [31:0] d_arg_q;
+  logic        ahead_q;                // the command was accepted while another executed
+  logic [31:0] ahead_cnt_q;
   logic cmd_fire;
   assign cmd_fire = cmd_tvalid_i && cmd_tready_o;
-  // The header beat is registered (S_HDR) and checked in the next cycle
-  // (S_HDR_CHECK), so no check runs straight off the input port.
+  // The header beat is registered (I_HDR) and checked in the next cycle
+  // (I_CHECK), so no check runs straight off the input port.
   logic [7:0]  h_op, h_ns;
   logic [31:0] h_arg;
   logic        h_last;
@@ -1088,10 +1114,123 @@ module radix_core #(
   end
 
   always_comb begin
-    cmd_tready_o = adv && ((state_q == S_HDR) || (state_q == S_LOAD) || (state_q == S_DRAIN));
-    q_we    = (state_q == S_LOAD) && cmd_fire;
+    cmd_tready_o = adv && (((in_state_q == I_HDR) && !d_valid_q) ||
+                           (in_state_q == I_LOAD) || (in_state_q == I_DRAIN));
+    q_we    = (in_state_q == I_LOAD) && cmd_fire;
     q_wkv   = ld_kv_q;
     q_waddr = ld_row_q;
+  end
+
+  // The sequencer takes the descriptor in its second idle tick, not its first: what
+  // the previous command (or the init sweep) changed last settles in registered
+  // copies a cycle later (TOTAL, the free-list flags a walk starts from), and the
+  // commands must read it as if they ran alone.
+  logic hdr_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) hdr_q <= 1'b0;
+    else if (adv) hdr_q <= (state_q == S_HDR);
+  end
+  assign dispatch = adv && (state_q == S_HDR) && hdr_q && d_valid_q;
+
+  // The intake: header, its checks, then the payload (or, for a refused command, the
+  // rest of its beats, drained); the whole command then waits in the descriptor.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      in_state_q  <= I_HDR;
+      d_valid_q   <= 1'b0;
+      in_bank_q   <= 1'b0;
+      ex_bank_q   <= 1'b1;
+      ahead_cnt_q <= '0;
+    end else if (adv) begin
+      if (dispatch) begin
+        d_valid_q <= 1'b0;
+        ex_bank_q <= in_bank_q;
+        in_bank_q <= ex_bank_q;
+        if (ahead_q) ahead_cnt_q <= ahead_cnt_q + 1'b1;
+      end
+      unique case (in_state_q)
+        I_HDR: if (cmd_fire) begin
+          h_op      <= cmd_tdata_i[7:0];
+          h_ns      <= cmd_tdata_i[15:8];
+          h_arg     <= cmd_tdata_i[63:32];
+          h_last    <= cmd_tlast_i;
+          h_len_bad <= (cmd_tdata_i[63:32] == 32'h0) || (cmd_tdata_i[63:32] > 32'(MaxLen));
+          h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
+          h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
+          // Counted when the sequencer takes it: a command reset away first is not.
+          ahead_q   <= (state_q != S_HDR) && (state_q != S_INIT) && (state_q != S_INIT_WAIT);
+          in_state_q <= I_CHECK;
+        end
+        I_CHECK: begin
+          d_op_q     <= h_op;
+          d_ns_q     <= h_ns;
+          d_arg_q    <= h_arg;
+          d_status_q <= radix_pkg::ST_OK;
+          // beats of tokens, less one: ceil(n / 16) - 1 = (n - 1) / 16 for n >= 1
+          // (n = 0 is refused below); an INSERT sends as many beats of KVs.
+          ld_row_q      <= '0;
+          ld_kv_q       <= 1'b0;
+          ld_tok_left_q <= (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
+          ld_tok_last_q <= (h_arg[LenW:0] <= (LenW + 1)'(L));
+          ld_last_q     <= (h_arg[LenW:0] <= (LenW + 1)'(L)) && (h_op != radix_pkg::OP_INSERT);
+          ld_left_q     <= (h_op == radix_pkg::OP_INSERT)
+                           ? (LenW + 1)'({(h_arg[LenW:0] - 1'b1) >> 4, 1'b1})
+                           : (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
+          in_state_q <= h_last ? I_HDR : I_DRAIN;
+          d_valid_q  <= h_last;
+          unique case (h_op)
+            radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
+              if (h_len_bad) begin
+                d_status_q <= radix_pkg::ST_LENGTH;
+              end else if (h_ns_bad) begin
+                d_status_q <= radix_pkg::ST_NAMESPACE;
+              end else if (h_op == radix_pkg::OP_INSERT && h_kv_bad) begin
+                d_status_q <= radix_pkg::ST_KVCOUNT;
+              end else if (h_last) begin
+                d_status_q <= radix_pkg::ST_FRAMING;
+              end else begin
+                in_state_q <= I_LOAD;
+              end
+            end
+            radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK,
+            radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
+              if (!h_last) d_status_q <= radix_pkg::ST_FRAMING;
+            end
+            default: d_status_q <= radix_pkg::ST_OPCODE;
+          endcase
+        end
+        I_LOAD: if (cmd_fire) begin
+          ld_left_q     <= ld_left_q - 1'b1;
+          ld_tok_left_q <= ld_tok_left_q - 1'b1;
+          ld_last_q     <= (ld_left_q == (LenW + 1)'(1));
+          ld_tok_last_q <= (ld_tok_left_q == (LenW + 1)'(1));
+          if (!ld_kv_q && ld_tok_last_q) begin
+            ld_kv_q  <= 1'b1;
+            ld_row_q <= '0;
+          end else begin
+            ld_row_q <= ld_row_q + 1'b1;
+          end
+          if (ld_last_q) begin
+            if (cmd_tlast_i) begin
+              d_valid_q  <= 1'b1;
+              in_state_q <= I_HDR;
+            end else begin
+              d_status_q <= radix_pkg::ST_FRAMING;
+              in_state_q <= I_DRAIN;
+            end
+          end else if (cmd_tlast_i) begin
+            d_status_q <= radix_pkg::ST_FRAMING;
+            d_valid_q  <= 1'b1;
+            in_state_q <= I_HDR;
+          end
+        end
+        I_DRAIN: if (cmd_fire && cmd_tlast_i) begin
+          d_valid_q  <= 1'b1;
+          in_state_q <= I_HDR;
+        end
+        default: in_state_q <= I_HDR;
+      endcase
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -1304,23 +1443,16 @@ module radix_core #(
           end
 
           // -------------------------------------------------- command intake
-          S_HDR: if (cmd_fire) begin
-            h_op    <= cmd_tdata_i[7:0];
-            h_ns    <= cmd_tdata_i[15:8];
-            h_arg   <= cmd_tdata_i[63:32];
-            h_last  <= cmd_tlast_i;
-            h_len_bad <= (cmd_tdata_i[63:32] == 32'h0) || (cmd_tdata_i[63:32] > 32'(MaxLen));
-            h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
-            h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
-            state_q <= S_HDR_CHECK;
-          end
-          S_HDR_CHECK: begin
-            op_q      <= h_op;
-            ns_q      <= h_ns;
-            arg_q     <= h_arg;
-            len_q     <= LenW'(h_arg);
-            n_q       <= LenW'(h_arg) & ~LenW'(PageSize - 1);
-            status_q  <= radix_pkg::ST_OK;
+          // The next command, framing already checked by the intake (a refused one
+          // has been drained and only answers). What a command reads of the core's
+          // state (fault, counters, LRU head) is read here, not at intake.
+          S_HDR: if (d_valid_q && hdr_q) begin
+            op_q      <= d_op_q;
+            ns_q      <= d_ns_q;
+            arg_q     <= d_arg_q;
+            len_q     <= LenW'(d_arg_q);
+            n_q       <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
+            status_q  <= d_status_q;
             trail_a_q <= '0;
             trail_b_q <= '0;
             trail_c_q <= '0;
@@ -1329,103 +1461,42 @@ module radix_core #(
             ob_rows_q <= '0;
             ob_final_q <= 1'b0;
             got_ge_q  <= 1'b0;
-            // beats of tokens, less one: ceil(n / 16) - 1 = (n - 1) / 16 for n >= 1
-            // (n = 0 is refused below); an INSERT sends as many beats of KVs.
-            ld_row_q      <= '0;
-            ld_kv_q       <= 1'b0;
-            ld_tok_left_q <= (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
-            ld_tok_last_q <= (h_arg[LenW:0] <= (LenW + 1)'(L));
-            ld_last_q     <= (h_arg[LenW:0] <= (LenW + 1)'(L)) && (h_op != radix_pkg::OP_INSERT);
-            ld_left_q     <= (h_op == radix_pkg::OP_INSERT)
-                             ? (LenW + 1)'({(h_arg[LenW:0] - 1'b1) >> 4, 1'b1})
-                             : (LenW + 1)'((h_arg[LenW:0] - 1'b1) >> 4);
-            if (h_op == radix_pkg::OP_MATCH || h_op == radix_pkg::OP_INSERT) begin
+            if (d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT) begin
               walk_cycles_q <= '0;
               walk_nodes_q  <= '0;
             end
-            unique case (h_op)
-              radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: begin
-                if (h_len_bad) begin
-                  status_q <= radix_pkg::ST_LENGTH;
-                  state_q  <= h_last ? S_TRAIL : S_DRAIN;
-                end else if (h_ns_bad) begin
-                  status_q <= radix_pkg::ST_NAMESPACE;
-                  state_q  <= h_last ? S_TRAIL : S_DRAIN;
-                end else if (h_op == radix_pkg::OP_INSERT && h_kv_bad) begin
-                  status_q <= radix_pkg::ST_KVCOUNT;
-                  state_q  <= h_last ? S_TRAIL : S_DRAIN;
-                end else if (h_last) begin
-                  status_q <= radix_pkg::ST_FRAMING;
-                  state_q  <= S_TRAIL;
-                end else begin
-                  state_q <= S_LOAD;
+            if (d_status_q != radix_pkg::ST_OK) begin
+              state_q <= S_TRAIL;
+            end else begin
+              unique case (d_op_q)
+                radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: state_q <= S_W_START;
+                radix_pkg::OP_EVICT: begin
+                  got_q   <= '0;
+                  freed_q <= '0;
+                  walk_q  <= lru_head_q;
+                  state_q <= (d_arg_q == 32'h0) ? S_TRAIL : S_E_FIND;
                 end
-              end
-              radix_pkg::OP_EVICT, radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK,
-              radix_pkg::OP_SIZES, radix_pkg::OP_RESET: begin
-                if (!h_last) begin
-                  status_q <= radix_pkg::ST_FRAMING;
-                  state_q  <= S_DRAIN;
-                end else begin
-                  unique case (h_op)
-                    radix_pkg::OP_EVICT: begin
-                      got_q   <= '0;
-                      freed_q <= '0;
-                      walk_q  <= lru_head_q;
-                      state_q <= (h_arg == 32'h0) ? S_TRAIL : S_E_FIND;
-                    end
-                    radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
-                    radix_pkg::OP_SIZES: begin
-                      trail_a_q <= evictable_q;
-                      trail_b_q <= protected_q;
-                      trail_c_q <= total_q;
-                      state_q   <= S_TRAIL;
-                    end
-                    default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
-                  endcase
+                radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
+                radix_pkg::OP_SIZES: begin
+                  trail_a_q <= evictable_q;
+                  trail_b_q <= protected_q;
+                  trail_c_q <= total_q;
+                  state_q   <= S_TRAIL;
                 end
-              end
-              default: begin
-                status_q <= radix_pkg::ST_OPCODE;
-                state_q  <= h_last ? S_TRAIL : S_DRAIN;
-              end
-            endcase
+                default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
+              endcase
+            end
             // After an L2 fault only RESET runs; the rest is refused before any
             // table is touched (a later assignment wins over the case above).
-            if (l2_fault && h_op != radix_pkg::OP_RESET) begin
+            if (l2_fault && d_op_q != radix_pkg::OP_RESET) begin
               status_q  <= radix_pkg::ST_MEMORY;
               trail_a_q <= '0;
               trail_b_q <= '0;
               trail_c_q <= '0;
-              state_q   <= h_last ? S_TRAIL : S_DRAIN;
+              state_q   <= S_TRAIL;
             end
           end
 
-          S_LOAD: if (cmd_fire) begin
-            ld_left_q     <= ld_left_q - 1'b1;
-            ld_tok_left_q <= ld_tok_left_q - 1'b1;
-            ld_last_q     <= (ld_left_q == (LenW + 1)'(1));
-            ld_tok_last_q <= (ld_tok_left_q == (LenW + 1)'(1));
-            if (!ld_kv_q && ld_tok_last_q) begin
-              ld_kv_q  <= 1'b1;
-              ld_row_q <= '0;
-            end else begin
-              ld_row_q <= ld_row_q + 1'b1;
-            end
-            if (ld_last_q) begin
-              if (cmd_tlast_i) begin
-                state_q <= S_W_START;
-              end else begin
-                status_q <= radix_pkg::ST_FRAMING;
-                state_q  <= S_DRAIN;
-              end
-            end else if (cmd_tlast_i) begin
-              status_q <= radix_pkg::ST_FRAMING;
-              state_q  <= S_TRAIL;
-            end
-          end
-
-          S_DRAIN: if (cmd_fire && cmd_tlast_i) state_q <= S_TRAIL;
 
           // -------------------------------------------------- walk (reads only; path)
           S_W_START: begin
@@ -2051,7 +2122,7 @@ module radix_core #(
       end else begin
         ob_data_v_q   <= ob_issue;
         ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
-        ob_more_q     <= (state_q != S_HDR) && (state_q != S_HDR_CHECK) &&
+        ob_more_q     <= (state_q != S_HDR) &&
                          (ob_issue ? (ob_rd1_q < ob_rows) : (ob_rd_q < ob_rows));
         ob_room_q     <= (32'(rsp_level) + 32'(ob_inflight_q) + 32'd3 < 32'(RspDepth));
         if (ob_issue) begin
@@ -2135,7 +2206,6 @@ module radix_core #(
   // States that read or write the tables for a command (not intake, refusals,
   // the trailer, the init sweep or the cache clear).
   assign working = (state_q != S_INIT) && (state_q != S_INIT_WAIT) && (state_q != S_HDR) &&
-                   (state_q != S_HDR_CHECK) && (state_q != S_LOAD) && (state_q != S_DRAIN) &&
                    (state_q != S_TRAIL) && (state_q != S_L2_CLEAR);
   assign l2_fault_kind_o = l2_kind;
   assign l2_hits_o       = l2_sum_q[32*radix_pkg::L1C_HIT +: 32];
@@ -2159,7 +2229,9 @@ module radix_core #(
 `undef RADIX_L2_CONN
 
   // ---------------------------------------------------------------- outputs
-  assign busy_o           = (state_q != S_HDR);
+  // A command is accepted and not yet answered (the intake counts from its header).
+  assign busy_o           = (state_q != S_HDR) || d_valid_q || (in_state_q != I_HDR);
+  assign intake_ahead_o   = ahead_cnt_q;
   assign init_done_o      = (state_q != S_INIT) && (state_q != S_INIT_WAIT);
   assign last_error_o     = last_error_q;
   assign error_o          = error_q && adv;   // a frozen cycle repeats no pulse
@@ -2207,6 +2279,11 @@ module radix_core #(
         if (state_q == S_W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
           $fatal(1, "radix_core: walk ran out of edges without a missing child");
         if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
+        // The intake never writes the bank the sequencer reads, nor fills a full descriptor.
+        if (q_we && q_wbank == q_rbank)
+          $fatal(1, "radix_core: intake writes query bank %0d, which the sequencer reads", q_wbank);
+        if (d_valid_q && in_state_q == I_CHECK)
+          $fatal(1, "radix_core: intake took a header while the descriptor was full");
         if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
         if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
           $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");

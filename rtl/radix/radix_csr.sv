@@ -71,6 +71,7 @@ module radix_csr #(
   input  wire logic [31:0]      stash_free_i,
   input  wire logic [31:0]      free_lines_i,
   input  wire logic [31:0]      evict_skips_i,
+  input  wire logic [31:0]      intake_ahead_i,
   // L2 tier
   output logic                  l2_flush_o,     // pulse: L2_CTRL.FLUSH written 1
   input  wire logic             l2_flushing_i,
@@ -189,6 +190,7 @@ module radix_csr #(
       radix_pkg::CSR_L2_STALL_CYCLES: rd_value = l2_stall_i;
       radix_pkg::CSR_L2_PREFETCHES:  rd_value = l2_prefetches_i;
       radix_pkg::CSR_L2_PF_USEFUL:   rd_value = l2_pf_useful_i;
+      radix_pkg::CSR_INTAKE_AHEAD:   rd_value = intake_ahead_i;
       default: begin
         rd_value  = 32'h0;
         rd_mapped = 1'b0;

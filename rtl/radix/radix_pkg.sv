@@ -74,7 +74,8 @@ package radix_pkg;
   localparam int CSR_L2_STALL_CYCLES = 41;  // RO: cycles the core was frozen waiting for DDR (kept across RESET)
   localparam int CSR_L2_PREFETCHES   = 42;  // RO: prefetch reads issued by the token-line caches (kept across RESET)
   localparam int CSR_L2_PF_USEFUL    = 43;  // RO: misses served by a prefetched line (kept across RESET)
-  localparam int CSR_WORDS           = 44;
+  localparam int CSR_INTAKE_AHEAD    = 44;  // RO: commands whose header was taken while an earlier command executed (kept across RESET)
+  localparam int CSR_WORDS           = 45;
   localparam logic [31:0] RADIX_ID = 32'h5244_0002;
   // END GENERATED
 

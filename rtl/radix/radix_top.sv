@@ -102,6 +102,7 @@ module radix_top #(
   logic [31:0] evictable, protected_sz, total_sz, free_nodes, free_slots, lookups, queried, hit;
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
   logic [31:0] walk_cycles, walk_nodes, index_used, stash_free, free_lines, evict_skips;
+  logic [31:0] intake_ahead;
 
   logic        l2_flush, l2_flush_done, l2_flushing, l2_fault;
   logic [1:0]  l2_fault_kind;
@@ -160,6 +161,7 @@ module radix_top #(
     .stash_free_o     (stash_free),
     .free_lines_o     (free_lines),
     .evict_skips_o    (evict_skips),
+    .intake_ahead_o   (intake_ahead),
     .l2_base_i        (l2_base),
     .l2_flush_i       (l2_flush),
     .l2_clear_i       (1'b0),
@@ -241,6 +243,7 @@ module radix_top #(
     .stash_free_i     (stash_free),
     .free_lines_i     (free_lines),
     .evict_skips_i    (evict_skips),
+    .intake_ahead_i   (intake_ahead),
     .l2_flush_o       (l2_flush),
     .l2_flushing_i    (l2_flushing),
     .l2_fault_i       (l2_fault),

@@ -45,6 +45,7 @@ class AnchorSeq(RadixBaseSeq):
                                                          wait=True))
         for toks in requests:
             await self.test.record("anchor", await self.do(op=OP_MATCH, tokens=toks, wait=True))
+        await self.stream(requests)
         await self.test.record("anchor", await self.do(op=OP_EVICT, arg=4096, wait=True))
         # Compare rate on one long edge: a whole 1024-token edge against the first 512
         # tokens of another (which splits it): both walks enter exactly one node.
@@ -54,6 +55,24 @@ class AnchorSeq(RadixBaseSeq):
             await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)), wait=True)
             await self.test.record("edge_rate", await self.do(op=OP_MATCH, tokens=key[:length],
                                                             wait=True))
+
+    async def stream(self, requests: list[list[int]]) -> None:
+        """The same MATCHes again, back to back: the intake loads each command while the
+        one before it runs, so the stream's cycles per command are under the one-at-a-time
+        latency. Every command after the first must have been taken in ahead."""
+        ahead0 = await self.test.env.read_csr("INTAKE_AHEAD")
+        cmds = [await self.do(op=OP_MATCH, tokens=toks) for toks in requests]
+        for cmd in cmds:
+            await cmd.done.wait()
+        ahead = await self.test.env.read_csr("INTAKE_AHEAD") - ahead0
+        period = self.test.cfg.clk_period_ns
+        self.test.stream = {
+            "commands": len(cmds), "tokens": len(requests[0]),
+            "cycles": round((cmds[-1].t_done - cmds[0].t_sent) / period),
+            "intake_ahead": ahead}
+        self.test.env.scoreboard.check(
+            "INTAKE_AHEAD counts every streamed MATCH after the first",
+            len(cmds) - 1 <= ahead <= len(cmds), f"{ahead} of {len(cmds)}")
 
 
 @pyuvm.test()
@@ -66,6 +85,7 @@ class RadixBenchTest(RadixBaseTest):
 
     async def body(self) -> None:
         self.records: list[dict] = []
+        self.stream: dict = {}
         # The first command would otherwise also time the free-list layout after reset.
         while not (await self.env.read_csr("STATUS")) & 2:
             await ClockCycles(self.clock, 64)
@@ -77,7 +97,7 @@ class RadixBenchTest(RadixBaseTest):
         path = self.cfg.out_dir / "bench.json"
         path.write_text(json.dumps({"clk_period_ns": self.cfg.clk_period_ns,
                                     "params": self.env.params.__dict__,
-                                    "records": self.records,
+                                    "records": self.records, "stream": self.stream,
                                     "bounds": bounds.as_dict()}, indent=1))
         self.logger.info(f"{len(self.records)} command timings written to {path}")
         for c in bounds.checks:

@@ -144,9 +144,12 @@ BLOCK = RegBlock('radix', 'radix_pkg', 64, (
     Register('L2_PF_USEFUL', 43, (
         RegField('VALUE', 0, 32, 'RO', 0, ''),
     ), 'misses served by a prefetched line (kept across RESET)', volatile="follows the L1 caches' contents", counter=True),
+    Register('INTAKE_AHEAD', 44, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'commands whose header was taken while an earlier command executed (kept across RESET)', volatile="follows the command stream's timing", counter=True),
 ), sv_aliases=(), id_const='RADIX_ID')
 
 # Word index of every named register (arrays: their base in the aliases below).
 CSR: dict[str, int] = {r.name: r.index for r in BLOCK.registers if r.element is None}
-CSR_WORDS = 44
+CSR_WORDS = 45
 RADIX_ID = 0x52440002

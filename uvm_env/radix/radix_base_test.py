@@ -17,6 +17,7 @@ from uvm_env.radix.radix_env import RadixEnv
 class RadixBaseTest(BaseTest):
     coverage_prefix = "radix"
     csr_checks = 0          # CSR checkpoints so far
+    intake_ahead = 0        # INTAKE_AHEAD at the previous checkpoint
 
     def make_env(self) -> RadixEnv:
         env = RadixEnv("env", self)
@@ -64,6 +65,14 @@ class RadixBaseTest(BaseTest):
         walk = {n: await self.env.read_csr(n) for n in ("WALK_CYCLES", "WALK_NODES")}
         self.env.scoreboard.check(f"WALK_CYCLES >= WALK_NODES {when}",
                                   walk["WALK_CYCLES"] >= walk["WALK_NODES"], str(walk))
+        # Volatile too; it can only count commands that were sent.
+        ahead = await self.env.read_csr("INTAKE_AHEAD")
+        sb = self.env.scoreboard
+        sb.check(f"INTAKE_AHEAD {when} <= commands sent", ahead <= self.env.driver.sent,
+                 f"{ahead} > {self.env.driver.sent}")
+        # rst_ni clears the counter (a RESET command does not).
+        sb.cov.sample_intake(ahead - self.intake_ahead if ahead >= self.intake_ahead else ahead)
+        self.intake_ahead = ahead
         self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")
         # Reading the memories costs tens of milliseconds of simulator calls, so the

@@ -2,7 +2,8 @@
 """RadixCoverage: operation x outcome, operation x every status it can have, operation x
 the tree state it met (empty, node-full, slot-full, hash-full, locked path, partial),
 tree state x response-sink stall, key-length classes, split position, walk depth x how
-the walk ended, eviction cascade, lock depth, commands in flight x response-FIFO level."""
+the walk ended, eviction cascade, lock depth, commands in flight x response-FIFO level,
+commands the intake took in while another ran."""
 
 from __future__ import annotations
 
@@ -104,6 +105,13 @@ class RadixCoverage:
         def sample_pipe(cmd: RadixCmd) -> None:
             pass
 
+        # The intake: commands taken in while an earlier one ran (INTAKE_AHEAD), per
+        # stretch between two CSR checkpoints.
+        @CoverPoint(f"{p}.intake_ahead", xf=lambda n: "none" if n == 0 else "some",
+                    bins=["none", "some"])
+        def sample_intake(n: int) -> None:
+            pass
+
         # The walker and the streamer: how deep a MATCH went and how its walk ended
         # (the streamer found a mismatch, the walker found no child, or the key ran out).
         @CoverPoint(f"{p}.walk_depth", xf=lambda d, e: _bucket(d, (0, 1, 3, 15)),
@@ -121,6 +129,7 @@ class RadixCoverage:
             sample, sample_split, sample_evict, sample_lock)
         self._walk = sample_walk
         self._pipe = sample_pipe
+        self.sample_intake = sample_intake
         self._tree, self._reset, self._key = sample_tree, sample_reset, sample_key
         self.page_size, self.max_len = 1, 0     # set by the scoreboard from the DUT
 

@@ -78,6 +78,7 @@ module radix_csr_fv #(
     .stash_free_i     (counter_i),
     .free_lines_i     (counter_i),
     .evict_skips_i    (counter_i),
+    .intake_ahead_i   (counter_i),
     .irq_o            (irq)
   );
 
