@@ -14,7 +14,8 @@
 //   * query buffer (the command's tokens and KV indices, 16 per row) and an
 //     output buffer of 16 lane RAMs that puts KV indices at their response
 //     position, so the response streams 16 per beat.
-// One command runs at a time. Every RAM output passes a register before it
+// One command runs at a time; the intake loads the next one meanwhile into the
+// other query bank (see "intake" below). Every RAM output passes a register before it
 // feeds an address. The cycle model is in docs/radix-protocol.md.
 // Length: the sequencer's states share the node, LRU, path and line RAM ports
 // and their registered read data with the line streamer, the leaf writer and
