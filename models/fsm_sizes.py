@@ -35,6 +35,7 @@ COLUMNS = -(-WORD_BITS // 72)  # 8 RAMs side by side for one 512-bit word
 VC1902_URAM, VC1902_BRAM36 = 463, 967
 SHARE = 0.9
 RADIX_URAM, RADIX_BRAM36 = 0, 192  # the L2 build, the board's configuration
+# Estimated at 5b6c2d7; not re-estimated since (docs/radix-protocol.md, on-chip build).
 RADIX_ONCHIP_URAM, RADIX_ONCHIP_BRAM36 = 320, 129
 
 
