@@ -24,6 +24,9 @@ module common_ram_sdp #(
   parameter int          ReadLatency = 1,
   // 1: the array holds zeros from configuration, as FPGA block, Ultra and LUT RAM do
   // when the bitstream gives no content; 0: no initial content (X in simulation).
+  // Only simulation needs the zeros written: synthesis (SYNTHESIS defined, as Vivado
+  // and Yosys do) skips the loop, since the device's RAM starts at zero anyway and
+  // Yosys spends tens of minutes unrolling it on a 65,536-word array.
   parameter bit          InitZero = 1'b0,
   // Address width; derived, do not override.
   parameter int          AddrW    = (Depth > 1) ? $clog2(Depth) : 1
@@ -57,36 +60,44 @@ module common_ram_sdp #(
   // its own generate branch holding an otherwise identical array.
   if (RamStyle == "ultra") begin : g_ultra
     (* ram_style = "ultra" *) logic [Width-1:0] mem_q [Depth];
+`ifndef SYNTHESIS
     if (InitZero) begin : g_init
       initial for (int i = 0; i < Depth; i++) mem_q[i] = '0;
     end
+`endif
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else if (RamStyle == "distributed") begin : g_dist
     (* ram_style = "distributed" *) logic [Width-1:0] mem_q [Depth];
+`ifndef SYNTHESIS
     if (InitZero) begin : g_init
       initial for (int i = 0; i < Depth; i++) mem_q[i] = '0;
     end
+`endif
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else if (RamStyle == "block") begin : g_block
     (* ram_style = "block" *) logic [Width-1:0] mem_q [Depth];
+`ifndef SYNTHESIS
     if (InitZero) begin : g_init
       initial for (int i = 0; i < Depth; i++) mem_q[i] = '0;
     end
+`endif
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else begin : g_auto
     logic [Width-1:0] mem_q [Depth];
+`ifndef SYNTHESIS
     if (InitZero) begin : g_init
       initial for (int i = 0; i < Depth; i++) mem_q[i] = '0;
     end
+`endif
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];
