@@ -26,14 +26,15 @@ may still be uncommitted. The study assumes the worst case: the K-1 commands bef
 (after the last barrier) are all still in flight. EVICT and RESET are barriers; LOCK and
 UNLOCK are either barriers or tracked like walks (``lock_barrier``). Exact sets give the
 true conflict rate; ``signature_bits`` hashes each set into a Bloom signature of that
-many bits (three hashes), as a hardware read signature would, to show the false
-positives that a signature of a given size adds.
+many bits, exactly as the hardware read signature does (``models.radix_signature``, the
+RTL's radix_read_sig): a child-table key becomes the child index's bucket (at the
+VCK5000 configuration's ``HASH_BUCKETS``), a node key the node's id, and each key sets
+three H3-hashed bits. That shows the false positives a signature of a given size adds.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from collections import Counter, deque
 from collections.abc import Sequence
@@ -42,6 +43,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .radix_cache import MatchResult, Node, RadixCache
+from .radix_hw import bucket_of
+from .radix_signature import KIND_CHILD, KIND_EDGE, KIND_PARENT, key_mask, key_of
 from .workloads import WORKLOADS, Request
 
 Key = tuple  # ("child", parent id, (namespace, first page)) | (kind, node id)
@@ -181,18 +184,30 @@ def batched_trace(trace: Sequence[Request], batch: int = 8, running_max: int = 3
     return cache.trace
 
 
+HASH_BUCKETS = 32768  # the child index of the VCK5000 configuration (its L2 build)
+_NODE_KINDS = {"edge": KIND_EDGE, "parent": KIND_PARENT}
+
+
+def hw_key(key: Key, buckets: int = HASH_BUCKETS) -> int:
+    """The 32-bit key the hardware signature records for a study key."""
+    if key[0] == "child":
+        _, parent, (ns, page) = key
+        words = tuple(int(w) for w in np.frombuffer(page, dtype=np.uint32))
+        return key_of(KIND_CHILD, bucket_of(ns, parent, words, buckets))
+    return key_of(_NODE_KINDS[key[0]], key[1])
+
+
 def _key_bits(key: Key, bits: int) -> int:
-    """The key's three bits in a Bloom signature of `bits` bits."""
-    # blake2b, not hash(): Python salts str/bytes hashes per process, and the study's
-    # figures must repeat from run to run.
-    h = int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=6).digest(), "little")
-    return sum({1 << ((h >> (i * 16)) % bits) for i in range(3)})
+    """The key's bits in a hardware read signature of `bits` bits."""
+    return key_mask(hw_key(key), bits)
 
 
 def _signature(keys: frozenset[Key], bits: int) -> int:
+    # Lock counts stay out of signatures (see maybe_read below).
     sig = 0
     for k in keys:
-        sig |= _key_bits(k, bits)
+        if k[0] != "lock":
+            sig |= _key_bits(k, bits)
     return sig
 
 

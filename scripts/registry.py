@@ -206,6 +206,19 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_ITEMS": "12000"},
         ),
         _entry(
+            "read_sig_random",
+            "ReadSigRandomTest",
+            "Walk-context read signatures vs the model every cycle; no false negative",
+            block="radix",
+            top="radix_read_sig",
+            filelists=("rtl/radix/radix_read_sig.f",),
+            # Four contexts of 64 bits: small enough that Bloom false hits occur.
+            parameters={"Ctx": 4, "SigBits": 64, "NumHash": 3, "KeyW": 32},
+            sims=SIMULATORS,
+            env={"N_ITEMS": "6000"},
+            ci_env={"N_ITEMS": "3000"},
+        ),
+        _entry(
             "l1_cache_random",
             "L1CacheRandomTest",
             "Radix L1 cache vs a flat table over a 50-70-cycle AXI DDR model; flush images",

@@ -10,5 +10,6 @@ radix_axi_arb.sv
 radix_free_stack.sv
 radix_child_index.sv
 radix_core.sv
+radix_read_sig.sv
 radix_csr.sv
 radix_top.sv

@@ -1,0 +1,1 @@
+radix_read_sig.sv
