@@ -219,6 +219,20 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_ITEMS": "3000"},
         ),
         _entry(
+            "read_sig_random_small",
+            "ReadSigRandomTest",
+            "Read signatures at the parameter edges: 5 contexts, 16 bits, one hash, 12-bit keys",
+            block="radix",
+            top="radix_read_sig",
+            filelists=("rtl/radix/radix_read_sig.f",),
+            # Ctx not a power of two, the smallest signature, one hash, keys truncated.
+            parameters={"Ctx": 5, "SigBits": 16, "NumHash": 1, "KeyW": 12},
+            sims=SIMULATORS,
+            env={"N_ITEMS": "6000"},
+            ci_env={"N_ITEMS": "3000"},
+            module="read_sig_random",
+        ),
+        _entry(
             "l1_cache_random",
             "L1CacheRandomTest",
             "Radix L1 cache vs a flat table over a 50-70-cycle AXI DDR model; flush images",

@@ -201,6 +201,33 @@ module radix_read_sig #(
         $fatal(1, "radix_read_sig: context %0d misses bits of a key just added", c);
     end
   end
+
+  // The answer is the signature the broadcast saw: every masked context holding all
+  // of the key's bits after the edge that took the broadcast's cycle in (a dropped
+  // bypass or a wrong select is a missed conflict too).
+  logic [NumHash*IdxW-1:0] b_idx_d;
+  logic [Ctx-1:0]          b_mask_d;
+  always_ff @(posedge clk_i) begin
+    b_idx_d  <= b_idx_q;
+    b_mask_d <= b_mask_q;
+    if (hit_v_q) begin
+      for (int c = 0; c < Ctx; c++) begin
+        logic want;
+        want = b_mask_d[c];
+        for (int h = 0; h < NumHash; h++) want = want && sig_q[c][b_idx_d[h*IdxW +: IdxW]];
+        if (hit_q[c] != want)
+          $fatal(1, "radix_read_sig: context %0d answered %0b, its signature says %0b",
+                 c, hit_q[c], want);
+      end
+    end
+  end
+
+  // A context number past Ctx - 1 is an integration error: the block would drop it.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && ((clr_i && 32'(clr_ctx_i) >= Ctx) || (add_i && 32'(add_ctx_i) >= Ctx)))
+      $fatal(1, "radix_read_sig: context %0d / %0d out of range (Ctx %0d)",
+             clr_ctx_i, add_ctx_i, Ctx);
+  end
 `endif
 
 endmodule
