@@ -11,7 +11,6 @@ Key encoding (``key_of``): bits [31:30] the kind, [29:0] its operand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -96,11 +95,3 @@ class ReadSignature:
 
     def holds(self, key: int) -> bool:
         return key & ((1 << self.key_w) - 1) in self.keys
-
-
-def signature_of(keys: Iterable[int], sig_bits: int = 256, num_hash: int = 3) -> int:
-    """The signature a context holds after adding `keys`."""
-    sig = 0
-    for k in keys:
-        sig |= key_mask(k, sig_bits, num_hash)
-    return sig
