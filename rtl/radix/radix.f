@@ -11,5 +11,6 @@ radix_free_stack.sv
 radix_child_index.sv
 radix_core.sv
 radix_read_sig.sv
+radix_occupancy.sv
 radix_csr.sv
 radix_top.sv

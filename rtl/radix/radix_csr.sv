@@ -72,6 +72,10 @@ module radix_csr #(
   input  wire logic [31:0]      free_lines_i,
   input  wire logic [31:0]      evict_skips_i,
   input  wire logic [31:0]      intake_ahead_i,
+  // radix_occupancy: commands in flight, their maximum, the histogram (bin b at 32 b)
+  input  wire logic [31:0]      in_flight_i,
+  input  wire logic [31:0]      in_flight_max_i,
+  input  wire logic [radix_pkg::IN_FLIGHT_BINS*32-1:0] in_flight_hist_i,
   // L2 tier
   output logic                  l2_flush_o,     // pulse: L2_CTRL.FLUSH written 1
   input  wire logic             l2_flushing_i,
@@ -142,6 +146,19 @@ module radix_csr #(
   logic [AddrW-3:0] rd_word;
   assign rd_word = s_axil_araddr_i[AddrW-1:2];
 
+  // {mapped, value} of a histogram bin's word (an AND-OR over the bins; Icarus 11
+  // loops on an always_comb that writes a variable twice, so this is a function).
+  function automatic logic [32:0] hist_read(
+      input logic [AddrW-3:0] word, input logic [radix_pkg::IN_FLIGHT_BINS*32-1:0] hist);
+    hist_read = '0;
+    for (int b = 0; b < radix_pkg::IN_FLIGHT_BINS; b++) begin
+      if (32'(word) == radix_pkg::CSR_IN_FLIGHT_HIST_BASE + b)
+        hist_read = hist_read | {1'b1, hist[32*b +: 32]};
+    end
+  endfunction
+  logic [32:0] hist_word;
+  assign hist_word = hist_read(rd_word, in_flight_hist_i);
+
   always_comb begin
     rd_mapped = 1'b1;
     unique case (32'(rd_word))
@@ -191,9 +208,11 @@ module radix_csr #(
       radix_pkg::CSR_L2_PREFETCHES:  rd_value = l2_prefetches_i;
       radix_pkg::CSR_L2_PF_USEFUL:   rd_value = l2_pf_useful_i;
       radix_pkg::CSR_INTAKE_AHEAD:   rd_value = intake_ahead_i;
+      radix_pkg::CSR_IN_FLIGHT:      rd_value = in_flight_i;
+      radix_pkg::CSR_IN_FLIGHT_MAX:  rd_value = in_flight_max_i;
       default: begin
-        rd_value  = 32'h0;
-        rd_mapped = 1'b0;
+        rd_value  = hist_word[31:0];
+        rd_mapped = hist_word[32];
       end
     endcase
   end

@@ -103,6 +103,8 @@ module radix_top #(
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
   logic [31:0] walk_cycles, walk_nodes, index_used, stash_free, free_lines, evict_skips;
   logic [31:0] intake_ahead;
+  logic [15:0] in_flight, in_flight_max;
+  logic [radix_pkg::IN_FLIGHT_BINS*32-1:0] in_flight_hist;
 
   logic        l2_flush, l2_flush_done, l2_flushing, l2_fault;
   logic [1:0]  l2_fault_kind;
@@ -184,6 +186,18 @@ module radix_top #(
     .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid,
     .m_axi_rready
   );
+  radix_occupancy #(.CountW(16), .Bins(radix_pkg::IN_FLIGHT_BINS), .BinW(32)) u_occupancy (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .cmd_take_i (s_axis_cmd_tvalid && s_axis_cmd_tready),
+    .cmd_last_i (s_axis_cmd_tlast),
+    .rsp_take_i (m_axis_rsp_tvalid && m_axis_rsp_tready),
+    .rsp_last_i (m_axis_rsp_tlast),
+    .count_o    (in_flight),
+    .max_o      (in_flight_max),
+    .hist_o     (in_flight_hist)
+  );
+
   logic        unused_l2;
   assign unused_l2 = l2_flush_done;   // L2_STATUS.FLUSHING carries it
 
@@ -244,6 +258,9 @@ module radix_top #(
     .free_lines_i     (free_lines),
     .evict_skips_i    (evict_skips),
     .intake_ahead_i   (intake_ahead),
+    .in_flight_i      (32'(in_flight)),
+    .in_flight_max_i  (32'(in_flight_max)),
+    .in_flight_hist_i (in_flight_hist),
     .l2_flush_o       (l2_flush),
     .l2_flushing_i    (l2_flushing),
     .l2_fault_i       (l2_fault),

@@ -147,9 +147,40 @@ BLOCK = RegBlock('radix', 'radix_pkg', 64, (
     Register('INTAKE_AHEAD', 44, (
         RegField('VALUE', 0, 32, 'RO', 0, ''),
     ), 'commands whose header was taken while an earlier command executed (kept across RESET)', volatile="follows the command stream's timing", counter=True),
-), sv_aliases=(), id_const='RADIX_ID')
+    Register('IN_FLIGHT', 45, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'commands accepted and not yet answered (first command beat taken, response TLAST not yet taken)', volatile="follows the command stream's timing"),
+    Register('IN_FLIGHT_MAX', 46, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'the largest IN_FLIGHT since reset (kept across RESET)', volatile="follows the command stream's timing", counter=True),
+    Register('IN_FLIGHT_HIST0', 47, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=0),
+    Register('IN_FLIGHT_HIST1', 48, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=1),
+    Register('IN_FLIGHT_HIST2', 49, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=2),
+    Register('IN_FLIGHT_HIST3', 50, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=3),
+    Register('IN_FLIGHT_HIST4', 51, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=4),
+    Register('IN_FLIGHT_HIST5', 52, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=5),
+    Register('IN_FLIGHT_HIST6', 53, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=6),
+    Register('IN_FLIGHT_HIST7', 54, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=7),
+), sv_aliases=(('IN_FLIGHT_HIST_BASE', 47),), id_const='RADIX_ID')
 
 # Word index of every named register (arrays: their base in the aliases below).
 CSR: dict[str, int] = {r.name: r.index for r in BLOCK.registers if r.element is None}
-CSR_WORDS = 45
+CSR_WORDS = 55
+CSR_IN_FLIGHT_HIST_BASE = 47
 RADIX_ID = 0x52440002

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import time
 
+from cocotb.triggers import ClockCycles
 from pyuvm import uvm_sequence
 
 from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.radix.image_check import check_image
+from uvm_env.radix.in_flight_monitor import BINS
 from uvm_env.radix.radix_env import RadixEnv
 
 
@@ -73,6 +75,7 @@ class RadixBaseTest(BaseTest):
         # rst_ni clears the counter (a RESET command does not).
         sb.cov.sample_intake(ahead - self.intake_ahead if ahead >= self.intake_ahead else ahead)
         self.intake_ahead = ahead
+        await self.check_in_flight(when)
         self.figures["csrs"] = {**actual, "BUSY_CYCLES": busy}
         self.logger.info(f"CSRs: {actual}; busy cycles {busy}")
         # Reading the memories costs tens of milliseconds of simulator calls, so the
@@ -82,6 +85,21 @@ class RadixBaseTest(BaseTest):
             await self.check_stored_tree(when)
         if self.env.ddr is not None:
             await self.check_l2_counters(when)
+
+    async def check_in_flight(self, when: str) -> None:
+        """IN_FLIGHT, its maximum and histogram equal the testbench's own count at the
+        ports. Only meaningful with the streams idle (the histogram trails by two
+        cycles): every caller has drained the driver first."""
+        sb, mon = self.env.scoreboard, self.env.in_flight
+        sb.check(f"no command in flight at the in-flight check {when}", mon.count == 0,
+                 f"{mon.count} in flight: check_csrs called before a drain")
+        await ClockCycles(self.clock, 2)
+        expected = mon.expected()
+        actual = {name: await self.env.read_csr(name) for name in expected}
+        sb.compare(f"in-flight CSRs {when}", expected, actual)
+        for b in range(BINS):
+            if actual[f"IN_FLIGHT_HIST{b}"]:
+                sb.cov.sample_in_flight_bin(b)
 
     l2_base = (0, 0, 0, 0)   # DDR reads, L2_RD_BEATS, DDR writes, L2_WR_BEATS at the baseline
 

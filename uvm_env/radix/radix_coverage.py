@@ -112,6 +112,12 @@ class RadixCoverage:
         def sample_intake(n: int) -> None:
             pass
 
+        # IN_FLIGHT_HIST: each occupancy bin the window of 8 reaches (1, 2, 3-4, 5-8)
+        # held commands for some cycles; sampled once per bin and CSR checkpoint.
+        @CoverPoint(f"{p}.in_flight_bin", xf=lambda b: b, bins=[0, 1, 2, 3])
+        def sample_in_flight_bin(b: int) -> None:
+            pass
+
         # The walker and the streamer: how deep a MATCH went and how its walk ended
         # (the streamer found a mismatch, the walker found no child, or the key ran out).
         @CoverPoint(f"{p}.walk_depth", xf=lambda d, e: _bucket(d, (0, 1, 3, 15)),
@@ -130,6 +136,7 @@ class RadixCoverage:
         self._walk = sample_walk
         self._pipe = sample_pipe
         self.sample_intake = sample_intake
+        self.sample_in_flight_bin = sample_in_flight_bin
         self._tree, self._reset, self._key = sample_tree, sample_reset, sample_key
         self.page_size, self.max_len = 1, 0     # set by the scoreboard from the DUT
 

@@ -19,12 +19,17 @@ from sglang_fpga.l2_layout import L2Layout
 from uvm_env.common.axi_ddr import DdrModel
 from uvm_env.common.axis_bus import lane_bits
 from uvm_env.common.pause import random_pause
+from uvm_env.radix.csr_regs import BLOCK
 from uvm_env.radix.image_check import L2Source
+from uvm_env.radix.in_flight_monitor import InFlightMonitor
 from uvm_env.radix.l1_env import ddr_latency
 from uvm_env.radix.protocol import CSR
 from uvm_env.radix.radix_driver import RadixDriver
 from uvm_env.radix.radix_predictor import RadixParams
 from uvm_env.radix.radix_scoreboard import RadixScoreboard
+
+#: Every register's word index, array elements included.
+REG_INDEX = {r.name: r.index for r in BLOCK.registers}
 
 #: Share of idle and stall bursts that last long enough to fill the response FIFO.
 LONG_PAUSE_P = 0.05
@@ -75,6 +80,7 @@ class RadixEnv(uvm_env):
         self.driver.data_w = self.params.data_w
         self.driver.level_probe = dut.u_core.rsp_level
         self.scoreboard = RadixScoreboard("scoreboard", self)
+        self.in_flight = InFlightMonitor(dut, self.clock)
         self.scoreboard.params = self.params
         self.ddr = self._build_l2(cfg) if int(dut.L2.value) else None
         if self.ddr is None:
@@ -139,4 +145,6 @@ class RadixEnv(uvm_env):
         raise AssertionError(f"L2 flush not done in {limit} polls")
 
     async def read_csr(self, name: str) -> int:
-        return await self.csr.read_dword(4 * CSR[name])
+        """A register by name; an array element by its numbered name (IN_FLIGHT_HIST3)."""
+        index = CSR[name] if name in CSR else REG_INDEX[name]
+        return await self.csr.read_dword(4 * index)

@@ -79,6 +79,9 @@ module radix_csr_fv #(
     .free_lines_i     (counter_i),
     .evict_skips_i    (counter_i),
     .intake_ahead_i   (counter_i),
+    .in_flight_i      (counter_i),
+    .in_flight_max_i  (counter_i),
+    .in_flight_hist_i ({radix_pkg::IN_FLIGHT_BINS{counter_i}}),
     .irq_o            (irq)
   );
 
