@@ -21,8 +21,14 @@ from tests.radix.radix_lookup import RadixLookupTest
 from tests.radix.radix_random import RadixRandomTest
 from uvm_env.common.config import env_int
 from uvm_env.radix.l2_bench import L2AnchorSeq, L2Recorder, L2WorkloadSeq
-from uvm_env.radix.l2_coverage import FAULT_CASES, L2FaultCoverage, is_prefetch_read
-from uvm_env.radix.protocol import CSR, OP_RESET
+from uvm_env.radix.l2_coverage import (
+    FAULT_CASES,
+    OP_CLASSES,
+    L2FaultCoverage,
+    is_prefetch_read,
+    op_class_of,
+)
+from uvm_env.radix.protocol import CSR, OP_RESET, OP_SIZES
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.radix_seqs import OneCmdSeq
@@ -42,6 +48,17 @@ class RadixL2RandomTest(RadixRandomTest):
 # An armed read fault meets whichever read answers next, sometimes a prefetch that no
 # demand then needs; the case is armed again, up to this many times.
 MAX_ARMS = 4
+# Runs of one (fault case, op class) round until the fault cuts short a command of
+# that class.
+ROUND_TRIES = 3
+
+# (fault case, op class) per round: every kind x op bin, each hang case taking two of
+# the four op classes of the timeout kind.
+FAULT_ROUNDS: tuple[tuple[str, str], ...] = (
+    *(("fail_reads", op) for op in OP_CLASSES), *(("fail_writes", op) for op in OP_CLASSES),
+    ("hang_reads", "match"), ("hang_reads", "evict"),
+    ("hang_writes", "insert"), ("hang_writes", "other"),
+)
 
 
 @pyuvm.test()
@@ -57,54 +74,88 @@ class RadixL2FaultsTest(RadixRandomBase):
 
     async def body(self) -> None:
         env, rng = self.env, self.cfg.child_rng("faults")
-        sb, ddr = env.scoreboard, env.ddr
         cov = L2FaultCoverage("radix.l2_fault")
         ops = env_int("N_OPS", 200)
         await env.wait_init_done()
         await self.make_sequence("warm", ops).start(env.seqr)
-        cases = [c for c in FAULT_CASES for _ in range(env_int("FAULT_ROUNDS", 1))]
-        rng.shuffle(cases)
-        for i, case in enumerate(cases):
-            for attempt in range(MAX_ARMS):
-                fired = await self.arm_and_run(case, f"fault{i}.{attempt}", ops // 2)
-                if not fired or await self.fault_raised():
+        # Each round arms its fault as a command of its op class is sent, one command
+        # at a time, so every kind x op bin is aimed at, not left to chance.
+        rounds = [r for r in FAULT_ROUNDS for _ in range(env_int("FAULT_ROUNDS", 1))]
+        rng.shuffle(rounds)
+        for i, (case, op_class) in enumerate(rounds):
+            # The command a fault meets is not always the one it was armed at (its
+            # lines may hit in the L1): the round is run again, a bounded number of times.
+            for again in range(ROUND_TRIES):
+                cut = await self.fault_round(f"{i}.{again}", case, op_class, cov, ops)
+                if cut in (None, op_class):
                     break
-                await self.absorbed(case)
-            else:
-                sb.check(f"fault case {case} raised a fault", False,
-                         f"{MAX_ARMS} armed faults all met prefetch reads")
-                continue
-            if not fired:
-                continue
-            status = await env.read_csr("L2_STATUS")
-            kind = status >> 2 & 3
-            sb.check(f"{case}: L2_STATUS.FAULT set", bool(status & 2), hex(status))
-            sb.check(f"{case}: L2_STATUS.FAULT_KIND {kind} fits the fault",
-                     kind in FAULT_CASES[case], f"{kind} not in {FAULT_CASES[case]}")
-            sb.check(f"{case}: the DUT answered MEMORY", sb.pred.faulted, "no MEMORY response")
-            cov.sample(case, kind, sb.pred.onset_op)
-            # Hung requests answer late; let them arrive before the caches are cleared.
-            await ClockCycles(self.clock, ddr.hang_cycles)
-            reset = RadixCmd(op=OP_RESET)
-            await OneCmdSeq(reset).start(env.seqr)
-            await reset.done.wait()
-            await env.wait_init_done()
-            status = await env.read_csr("L2_STATUS")
-            sb.check(f"{case}: RESET clears L2_STATUS.FAULT", not status & 2, hex(status))
-            await self.l2_baseline()
-            self.fault_phase = False
-            await self.make_sequence(f"recover{i}", ops // 2).start(env.seqr)
         await env.drain()
         await self.check_csrs()
 
-    async def arm_and_run(self, case: str, name: str, n_ops: int) -> bool:
-        """Arm one fault of ``case``, run traffic until it fires; whether it did."""
+    async def fault_round(self, name: str, case: str, op_class: str, cov: L2FaultCoverage,
+                          ops: int) -> str | None:
+        """Arm, fire and check one fault, RESET, recover; the op class it cut short
+        (None when no fault was raised)."""
+        env, sb, ddr = self.env, self.env.scoreboard, self.env.ddr
+        for attempt in range(MAX_ARMS):
+            fired = await self.arm_and_run(case, f"fault{name}.{attempt}", ops // 2, op_class)
+            if not fired or await self.fault_raised():
+                break
+            await self.absorbed(case)
+        else:
+            fired = False
+            sb.check(f"fault case {case} raised a fault", False,
+                     f"{MAX_ARMS} armed faults all met prefetch reads")
+        if not fired:
+            return None
+        status = await env.read_csr("L2_STATUS")
+        kind = status >> 2 & 3
+        sb.check(f"{case}: L2_STATUS.FAULT set", bool(status & 2), hex(status))
+        sb.check(f"{case}: L2_STATUS.FAULT_KIND {kind} fits the fault",
+                 kind in FAULT_CASES[case], f"{kind} not in {FAULT_CASES[case]}")
+        sb.check(f"{case}: the DUT answered MEMORY", sb.pred.faulted, "no MEMORY response")
+        cov.sample(case, kind, sb.pred.onset_op)
+        cut = op_class_of(sb.pred.onset_op)
+        self.logger.info(f"round {name}: {case} armed at {op_class}, cut short {cut}")
+        # Hung requests answer late; let them arrive before the caches are cleared.
+        await ClockCycles(self.clock, ddr.hang_cycles)
+        reset = RadixCmd(op=OP_RESET)
+        await OneCmdSeq(reset).start(env.seqr)
+        await reset.done.wait()
+        await env.wait_init_done()
+        status = await env.read_csr("L2_STATUS")
+        sb.check(f"{case}: RESET clears L2_STATUS.FAULT", not status & 2, hex(status))
+        await self.l2_baseline()
+        self.fault_phase = False
+        await self.make_sequence(f"recover{name}", ops // 2).start(env.seqr)
+        return cut
+
+    async def arm_and_run(self, case: str, name: str, n_ops: int, op_class: str) -> bool:
+        """Run traffic one command at a time and arm one fault of ``case`` as the first
+        well-formed command of ``op_class`` that reads a table (not SIZES) is sent, so
+        the DDR access it meets is most likely that command's (not always: its lines
+        may all hit in the L1, and a write fault waits for a dirty line's write-back);
+        whether it fired."""
         env, ddr, sb = self.env, self.env.ddr, self.env.scoreboard
         self.fault_phase = True
-        setattr(ddr, case, getattr(ddr, case) + 1)
+        driver = env.driver
+
+        def arm(cmd: RadixCmd) -> None:
+            if (op_class_of(cmd.op) == op_class and cmd.op != OP_SIZES
+                    and cmd.kvcnt == len(cmd.kvs) and cmd.beats_delta == 0):
+                setattr(ddr, case, getattr(ddr, case) + 1)
+                driver.before_send = None
+
         self.fault_mark = len(ddr.injections)
-        await self.make_sequence(name, n_ops).start(env.seqr)
-        await env.drain()
+        window, driver.window, driver.before_send = driver.window, 1, arm
+        try:
+            await self.make_sequence(name, n_ops).start(env.seqr)
+            await env.drain()
+        finally:
+            driver.window = window
+        sb.check(f"fault case {case} armed at a {op_class} command", driver.before_send is None,
+                 f"no {op_class} command in {n_ops}")
+        driver.before_send = None
         if len(ddr.injections) == self.fault_mark and case.endswith("writes"):
             # No dirty line was evicted: a flush writes them all back.
             await env.csr.write_dword(4 * CSR["L2_CTRL"], 1)

@@ -37,7 +37,7 @@ def is_prefetch_read(axi_id: int, prefetch_depth: int) -> bool:
     return prefetch_depth > 0 and table in PREFETCH_TABLES and tag != 0
 
 
-def op_class(op: int | None) -> str:
+def op_class_of(op: int | None) -> str:
     return {OP_MATCH: "match", OP_INSERT: "insert", OP_EVICT: "evict"}.get(op, "other")
 
 
@@ -46,7 +46,7 @@ class L2FaultCoverage:
         @CoverPoint(f"{prefix}.case", xf=lambda case, kind, op: case, bins=list(FAULT_CASES))
         @CoverPoint(f"{prefix}.kind", xf=lambda case, kind, op: KINDS.get(kind, "none"),
                     bins=list(KINDS.values()))
-        @CoverPoint(f"{prefix}.op", xf=lambda case, kind, op: op_class(op), bins=OP_CLASSES)
+        @CoverPoint(f"{prefix}.op", xf=lambda case, kind, op: op_class_of(op), bins=OP_CLASSES)
         @CoverCross(f"{prefix}.kind_x_op", items=[f"{prefix}.kind", f"{prefix}.op"])
         def sample(case: str, kind: int, op: int | None) -> None:
             pass

@@ -17,6 +17,7 @@ at every moment, which the test's end-of-run accounting checks.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 import cocotb
 from cocotb.simtime import get_sim_time
@@ -34,6 +35,9 @@ class RadixDriver(uvm_driver):
     data_w: int = 512
     window: int = 8
     level_probe: object | None = None   # the DUT's response-FIFO level, for coverage
+    # Called with each command just before its first beat is offered (a test arms a
+    # DDR fault for one chosen command this way).
+    before_send: Callable[[RadixCmd], None] | None = None
 
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
@@ -66,6 +70,8 @@ class RadixDriver(uvm_driver):
             self.in_flight.append(cmd)
             self.sent += 1
             self.max_in_flight = max(self.max_in_flight, len(self.in_flight))
+            if self.before_send is not None:
+                self.before_send(cmd)
             await self.source.send(AxiStreamFrame(tdata=cmd.beats()))
             self.seq_item_port.item_done()
 
