@@ -13,10 +13,15 @@ from __future__ import annotations
 import pyuvm
 
 from uvm_env.common.config import env_int
+from uvm_env.common.pause import random_pause, set_pattern
+from uvm_env.radix.radix_env import LONG_PAUSE_P
 from uvm_env.radix.random_test import RadixRandomBase
 
 #: (driver window, key alphabet, share of keys up to MaxLen) per phase
 PHASES = ((2, 1, 0.5), (4, 4, 0.2), (8, 4, 0.2))
+#: Share of the sink's stalls that are long in the phases below the full window: the FIFO
+#: must fill behind one or a few commands in the few cycles before the next is sent.
+P_LONG_STALL = 0.5
 
 
 @pyuvm.test()
@@ -28,8 +33,13 @@ class RadixBackpressureTest(RadixRandomBase):
 
     async def body(self) -> None:
         n_ops = env_int("N_OPS", 500)
+        sink, long_burst = self.env.driver.sink, 2 << len(self.dut.u_core.rsp_level)
         for i, (window, self.alphabet, self.p_long) in enumerate(PHASES):
             self.env.driver.window = window
+            set_pattern(sink, random_pause(
+                self.cfg.child_rng(f"stall{window}"), self.cfg.p_stall,
+                p_long=P_LONG_STALL if window < PHASES[-1][0] else LONG_PAUSE_P,
+                long_burst=long_burst))
             seq = self.make_sequence(f"seq{window}",
                                      n_ops // len(PHASES) + (i < n_ops % len(PHASES)))
             await seq.start(self.env.seqr)
