@@ -481,6 +481,20 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "200"},
         ),
         _entry(
+            "radix_concurrent",
+            "RadixConcurrentTest",
+            "Bursts built to collide (MATCH vs INSERT of its key, split under a walk, "
+            "EVICT between walks, LOCK of a node being split, one new key twice) at the "
+            "full window; races offered are measured from the model's read/write sets",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_PARAMS,
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "400"},
+            ci_env={"N_ROUNDS": "200"},
+        ),
+        _entry(
             "radix_csr",
             "RadixCsrTest",
             "CSR map: ids, capacities, W1C interrupt, SLVERR, counters vs model",

@@ -72,11 +72,16 @@ class RadixPredictor:
         self.p = params
         self.power_on()
 
+    #: The golden model's class: radix_concurrent swaps in models.radix_conflicts'
+    #: RecordingCache, which answers the same and also records each command's reads and
+    #: writes (tests/models/test_radix_conflicts.py checks that it answers the same).
+    model_cls: type[RadixCache] = RadixCache
+
     def power_on(self) -> None:
         """The state after rst_ni: empty tree, all counters (ERRORS too) zero. Handles
         from before are forgotten, not kept as dead: the DUT's generations restart, so
         an old handle may name a live node again."""
-        self.model = RadixCache(self.p.page_size)
+        self.model = self.model_cls(self.p.page_size)
         self.hw = RadixHw(self.p)
         self.errors = 0
         self.commands = 0      # answered since power-on (a RESET command does not clear it)

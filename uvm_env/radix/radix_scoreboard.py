@@ -26,6 +26,7 @@ class RadixScoreboard(ScoreboardBase):
         self.n_responses = 0
         self.driver = None             # set by the env: end-of-test accounting
         self.ddr = None                # the L2 build's DDR model (fault injections)
+        self.race = None               # a RaceTracker, fed each scored command, if set
 
     def write_cmd(self, cmd: RadixCmd) -> None:
         assert cmd.rsp is not None
@@ -42,6 +43,8 @@ class RadixScoreboard(ScoreboardBase):
             exp.rsp.kvs = list(cmd.rsp.kvs)
         else:
             exp = self.pred.predict(cmd)
+        if self.race is not None:
+            self.race.scored(cmd)
         while self.pred.oracle_disagreements:
             self.check("capacity oracle", False, self.pred.oracle_disagreements.pop(0))
         self.history = (self.history + [str(cmd)])[-8:]
