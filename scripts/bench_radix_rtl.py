@@ -57,6 +57,17 @@ def walk_per_node(fan: dict, below: str) -> dict | None:
     return {"slope": round(slope, 2), "fixed": round(cyc[deep] - slope * nodes[deep], 1)}
 
 
+def in_flight_note(stream: dict) -> str:
+    """'; commands in flight (IN_FLIGHT_HIST): share of the stream's busy cycles per bin'."""
+    hist = stream.get("in_flight_hist")
+    if not hist or not sum(hist):
+        return ""
+    names = ["1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", ">64"]
+    shares = [f"{names[b]}: {100 * v / sum(hist):.0f} %" for b, v in enumerate(hist) if v]
+    return "; commands in flight at the ports (IN_FLIGHT_HIST), share of cycles: " + ", ".join(
+        shares)
+
+
 def table(s: dict) -> str:
     rows = ["| measurement | v2 cycles | µs @300 MHz (assumes timing closure) "
             "| SGLang 0.5.23 RadixCache (CPU) | v1 cycles (recorded) |", "|---|---|---|---|---|"]
@@ -68,8 +79,8 @@ def table(s: dict) -> str:
         st = s["stream"]
         per = round(st["cycles"] / st["commands"], 1)
         rows.append(f"| MATCH stream: {st['commands']} x {st['tokens']} tokens back to back, "
-                    f"cycles per command (one at a time: {s['match_576']['cycles']}) | {per} | "
-                    f"{round(per / CLOCK_MHZ, 3)} | | |")
+                    f"cycles per command (one at a time: {s['match_576']['cycles']})"
+                    f"{in_flight_note(st)} | {per} | {round(per / CLOCK_MHZ, 3)} | | |")
     if "insert_anchor" in s:
         i = s["insert_anchor"]
         rows.append(f"| INSERT, 576 tokens (mean over new and shared prompts) | "

@@ -18,6 +18,7 @@ from cocotb.triggers import ClockCycles
 
 from uvm_env.common.config import env_int
 from uvm_env.radix import cycle_model
+from uvm_env.radix.in_flight_monitor import BINS
 from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_MATCH, ST_OK
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_seqs import RadixBaseSeq, WorkloadSeq
@@ -60,16 +61,23 @@ class AnchorSeq(RadixBaseSeq):
         """The same MATCHes again, back to back: the intake loads each command while the
         one before it runs, so the stream's cycles per command are under the one-at-a-time
         latency. Every command after the first must have been taken in ahead."""
-        ahead0 = await self.test.env.read_csr("INTAKE_AHEAD")
+        env = self.test.env
+        hist = [f"IN_FLIGHT_HIST{b}" for b in range(BINS)]
+        ahead0 = await env.read_csr("INTAKE_AHEAD")
+        hist0 = [await env.read_csr(h) for h in hist]
         cmds = [await self.do(op=OP_MATCH, tokens=toks) for toks in requests]
         for cmd in cmds:
             await cmd.done.wait()
-        ahead = await self.test.env.read_csr("INTAKE_AHEAD") - ahead0
+        await ClockCycles(self.test.clock, 2)   # the histogram trails by two cycles
+        ahead = await env.read_csr("INTAKE_AHEAD") - ahead0
         period = self.test.cfg.clk_period_ns
         self.test.stream = {
             "commands": len(cmds), "tokens": len(requests[0]),
             "cycles": round((cmds[-1].t_done - cmds[0].t_sent) / period),
-            "intake_ahead": ahead}
+            "intake_ahead": ahead,
+            # cycles with 1, 2, 3-4, 5-8, ... commands in flight during the stream
+            "in_flight_hist": [await env.read_csr(h) - h0
+                               for h, h0 in zip(hist, hist0, strict=True)]}
         self.test.env.scoreboard.check(
             "INTAKE_AHEAD counts every streamed MATCH after the first",
             len(cmds) - 1 <= ahead <= len(cmds), f"{ahead} of {len(cmds)}")

@@ -72,3 +72,10 @@ def test_walk_slope_and_fixed_cost():
            "walk_nodes": {"chain 8 below one child": 10, "chain 40 below one child": 42}}
     assert bench_radix_rtl.walk_per_node(fan, "one child") == {"slope": 8.0, "fixed": 14.0}
     assert bench_radix_rtl.walk_per_node(fan, "last child") is None
+
+
+def test_in_flight_note_names_each_occupied_bin_with_its_share():
+    note = bench_radix_rtl.in_flight_note({"in_flight_hist": [1, 3, 0, 4, 0, 0, 0, 0]})
+    assert note.endswith("share of cycles: 1: 12 %, 2: 38 %, 5-8: 50 %")
+    assert bench_radix_rtl.in_flight_note({"in_flight_hist": [0] * 8}) == ""
+    assert bench_radix_rtl.in_flight_note({}) == ""
