@@ -95,6 +95,9 @@ module radix_csr #(
 );
 
   `COMMON_PARAM_CHECK(g_bad_addr, (1 << AddrW) >= 4 * radix_pkg::CSR_WORDS, "radix_csr: AddrW too small")
+  // The histogram array closes the register map: its length is the generated map's.
+  `COMMON_PARAM_CHECK(g_bad_bins, radix_pkg::CSR_IN_FLIGHT_HIST_BASE + radix_pkg::IN_FLIGHT_BINS
+                      == radix_pkg::CSR_WORDS, "radix_csr: IN_FLIGHT_BINS vs the register map")
 
   localparam logic [1:0] RESP_OKAY   = 2'b00;
   localparam logic [1:0] RESP_SLVERR = 2'b10;
@@ -146,8 +149,8 @@ module radix_csr #(
   logic [AddrW-3:0] rd_word;
   assign rd_word = s_axil_araddr_i[AddrW-1:2];
 
-  // {mapped, value} of a histogram bin's word (an AND-OR over the bins; Icarus 11
-  // loops on an always_comb that writes a variable twice, so this is a function).
+  // {mapped, value} of a histogram bin's word: an AND-OR over the bins, outside the
+  // read mux's case, which keeps one arm per named register.
   function automatic logic [32:0] hist_read(
       input logic [AddrW-3:0] word, input logic [radix_pkg::IN_FLIGHT_BINS*32-1:0] hist);
     hist_read = '0;

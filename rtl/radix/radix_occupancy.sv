@@ -2,10 +2,9 @@
 // Commands in flight at the radix controller's stream ports, for the CSRs
 // IN_FLIGHT, IN_FLIGHT_MAX and IN_FLIGHT_HIST0.. (docs/radix-protocol.md).
 //
-// A command is in flight from the cycle after its first command beat is taken
-// (TVALID && TREADY) to the cycle its response's TLAST beat is taken, both
-// inclusive of the taking edge's registered view: count_o steps one cycle after
-// each handshake. Every command has exactly one response ending in TLAST,
+// A command counts from the cycle after its first command beat is taken
+// (TVALID && TREADY) up to and including the cycle its response's TLAST beat is
+// taken: count_o steps at the clock edges that end those handshake cycles. Every command has exactly one response ending in TLAST,
 // refusals and RESET included, so the count is exact at the ports whatever the
 // core does inside. It is counted here, not in the core, so that the definition
 // stays the same when the core keeps several walks in flight.
@@ -98,7 +97,7 @@ module radix_occupancy #(
     if (rst_ni && done && count_q == '0)
       $fatal(1, "radix_occupancy: a response ended with no command in flight");
     if (rst_ni && start && !done && count_q == '1)
-      $fatal(1, "radix_occupancy: more than %0d commands in flight", (1 << CountW) - 1);
+      $fatal(1, "radix_occupancy: more than %0d commands in flight", count_q);
     if (rst_ni && (bin_q & (bin_q - 1'b1)) != '0)
       $fatal(1, "radix_occupancy: two histogram bins at once (%b)", bin_q);
   end

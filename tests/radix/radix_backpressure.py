@@ -33,7 +33,7 @@ class RadixBackpressureTest(RadixRandomBase):
 
     async def body(self) -> None:
         n_ops = env_int("N_OPS", 500)
-        sink, long_burst = self.env.driver.sink, 2 << len(self.dut.u_core.rsp_level)
+        sink, long_burst = self.env.driver.sink, self.env.long_burst
         for i, (window, self.alphabet, self.p_long) in enumerate(PHASES):
             self.env.driver.window = window
             set_pattern(sink, random_pause(

@@ -28,7 +28,16 @@ from uvm_env.radix.l2_coverage import (
     is_prefetch_read,
     op_class_of,
 )
-from uvm_env.radix.protocol import CSR, OP_RESET, OP_SIZES
+from uvm_env.radix.protocol import (
+    CSR,
+    OP_EVICT,
+    OP_INSERT,
+    OP_LOCK,
+    OP_MATCH,
+    OP_RESET,
+    OP_UNLOCK,
+    ST_OK,
+)
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.radix_seqs import OneCmdSeq
@@ -51,10 +60,13 @@ MAX_ARMS = 4
 # Runs of one (fault case, op class) round until the fault cuts short a command of
 # that class.
 ROUND_TRIES = 3
+# The commands a fault is armed at: "other" is LOCK and UNLOCK here (SIZES and RESET
+# read no table).
+ARMED_OPS = frozenset({OP_MATCH, OP_INSERT, OP_EVICT, OP_LOCK, OP_UNLOCK})
 
 # (fault case, op class) per round: every kind x op bin, each hang case taking two of
 # the four op classes of the timeout kind.
-FAULT_ROUNDS: tuple[tuple[str, str], ...] = (
+ROUND_PLAN: tuple[tuple[str, str], ...] = (
     *(("fail_reads", op) for op in OP_CLASSES), *(("fail_writes", op) for op in OP_CLASSES),
     ("hang_reads", "match"), ("hang_reads", "evict"),
     ("hang_writes", "insert"), ("hang_writes", "other"),
@@ -80,7 +92,7 @@ class RadixL2FaultsTest(RadixRandomBase):
         await self.make_sequence("warm", ops).start(env.seqr)
         # Each round arms its fault as a command of its op class is sent, one command
         # at a time, so every kind x op bin is aimed at, not left to chance.
-        rounds = [r for r in FAULT_ROUNDS for _ in range(env_int("FAULT_ROUNDS", 1))]
+        rounds = [r for r in ROUND_PLAN for _ in range(env_int("FAULT_ROUNDS", 1))]
         rng.shuffle(rounds)
         for i, (case, op_class) in enumerate(rounds):
             # The command a fault meets is not always the one it was armed at (its
@@ -89,6 +101,11 @@ class RadixL2FaultsTest(RadixRandomBase):
                 cut = await self.fault_round(f"{i}.{again}", case, op_class, cov, ops)
                 if cut in (None, op_class):
                     break
+            else:
+                # Chance, not a DUT error; the merged coverage gate shows the bin if no
+                # other run reaches it.
+                self.logger.warning(f"round {i}: {case} armed at {op_class} cut short "
+                                    f"another class in all {ROUND_TRIES} tries")
         await env.drain()
         await self.check_csrs()
 
@@ -132,7 +149,7 @@ class RadixL2FaultsTest(RadixRandomBase):
 
     async def arm_and_run(self, case: str, name: str, n_ops: int, op_class: str) -> bool:
         """Run traffic one command at a time and arm one fault of ``case`` as the first
-        well-formed command of ``op_class`` that reads a table (not SIZES) is sent, so
+        command of ``op_class`` that reads the tables and will be accepted is sent, so
         the DDR access it meets is most likely that command's (not always: its lines
         may all hit in the L1, and a write fault waits for a dirty line's write-back);
         whether it fired."""
@@ -141,8 +158,10 @@ class RadixL2FaultsTest(RadixRandomBase):
         driver = env.driver
 
         def arm(cmd: RadixCmd) -> None:
-            if (op_class_of(cmd.op) == op_class and cmd.op != OP_SIZES
-                    and cmd.kvcnt == len(cmd.kvs) and cmd.beats_delta == 0):
+            # One command at a time, so the model is the DUT's state and knows whether
+            # this command will be accepted.
+            if (op_class_of(cmd.op) == op_class and cmd.op in ARMED_OPS
+                    and sb.pred.refusal(cmd) == ST_OK):
                 setattr(ddr, case, getattr(ddr, case) + 1)
                 driver.before_send = None
 
@@ -153,9 +172,9 @@ class RadixL2FaultsTest(RadixRandomBase):
             await env.drain()
         finally:
             driver.window = window
-        sb.check(f"fault case {case} armed at a {op_class} command", driver.before_send is None,
-                 f"no {op_class} command in {n_ops}")
-        driver.before_send = None
+            armed, driver.before_send = driver.before_send is None, None
+        sb.check(f"fault case {case} armed at a {op_class} command", armed,
+                 f"no accepted {op_class} command in {n_ops}")
         if len(ddr.injections) == self.fault_mark and case.endswith("writes"):
             # No dirty line was evicted: a flush writes them all back.
             await env.csr.write_dword(4 * CSR["L2_CTRL"], 1)

@@ -87,9 +87,9 @@ class RadixBaseTest(BaseTest):
             await self.check_l2_counters(when)
 
     async def check_in_flight(self, when: str) -> None:
-        """IN_FLIGHT, its maximum and histogram equal the testbench's own count at the
-        ports. Only meaningful with the streams idle (the histogram trails by two
-        cycles): every caller has drained the driver first."""
+        """IN_FLIGHT_MAX and the histogram equal the testbench's own count at the ports;
+        only meaningful with the streams idle (the histogram trails by two cycles): every
+        caller has drained the driver first. Then IN_FLIGHT itself."""
         sb, mon = self.env.scoreboard, self.env.in_flight
         sb.check(f"no command in flight at the in-flight check {when}", mon.count == 0,
                  f"{mon.count} in flight: check_csrs called before a drain")
@@ -100,6 +100,20 @@ class RadixBaseTest(BaseTest):
         for b in range(BINS):
             if actual[f"IN_FLIGHT_HIST{b}"]:
                 sb.cov.sample_in_flight_bin(b)
+        await self.check_in_flight_now(when)
+
+    async def check_in_flight_now(self, when: str) -> int:
+        """Read IN_FLIGHT, at any time, and compare it with the count the monitor saw in
+        the cycle the read was taken; returns the value read."""
+        mon = self.env.in_flight
+        start = len(mon.read_samples)
+        value = await self.env.read_csr("IN_FLIGHT")
+        # Other readers (csr_noise, a checkpoint) may read IN_FLIGHT meanwhile: the read
+        # is right if one of the reads taken since it was issued saw this count.
+        samples = mon.read_samples[start:]
+        self.env.scoreboard.check(f"IN_FLIGHT {when} equals the count at the read",
+                                  value in samples, f"read {value}, counts seen {samples}")
+        return value
 
     l2_base = (0, 0, 0, 0)   # DDR reads, L2_RD_BEATS, DDR writes, L2_WR_BEATS at the baseline
 

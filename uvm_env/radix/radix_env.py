@@ -61,7 +61,7 @@ class RadixEnv(uvm_env):
         # Long idles and stalls now and then: a command sent after a long idle, while
         # the sink sits on the last one's response, meets a response FIFO filled behind
         # one command (the in-flight x FIFO-level cross); short bursts never get there.
-        long_burst = 2 << len(dut.u_core.rsp_level)
+        long_burst = self.long_burst = 2 << len(dut.u_core.rsp_level)
         if cfg.p_idle:
             source.set_pause_generator(random_pause(
                 cfg.child_rng("idle"), cfg.p_idle, p_long=LONG_PAUSE_P, long_burst=long_burst))

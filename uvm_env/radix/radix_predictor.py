@@ -73,8 +73,9 @@ class RadixPredictor:
         self.power_on()
 
     #: The golden model's class: radix_concurrent swaps in models.radix_conflicts'
-    #: RecordingCache, which answers the same and also records each command's reads and
-    #: writes (tests/models/test_radix_conflicts.py checks that it answers the same).
+    #: RecordingCache, which also records each command's reads and writes. Its
+    #: overrides only run the model's side-effect-free walk before calling the parent
+    #: method; tests/models/test_radix_conflicts.py compares the two on a trace.
     model_cls: type[RadixCache] = RadixCache
 
     def power_on(self) -> None:
@@ -273,6 +274,11 @@ class RadixPredictor:
 
     def live_handles(self) -> list[int]:
         return list(self.by_handle)
+
+    def refusal(self, cmd: RadixCmd) -> int:
+        """The status ``cmd`` would get if it ran next (ST_OK: accepted). Exact only when
+        every earlier command has been predicted."""
+        return self._refusal(cmd)
 
     # ---- helpers
     def _refusal(self, cmd: RadixCmd) -> int:
