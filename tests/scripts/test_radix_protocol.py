@@ -3,7 +3,7 @@
 
 from scripts.registry import ROOT
 from uvm_env.common.sv_pkg import localparams
-from uvm_env.radix import protocol
+from uvm_env.radix import csr_regs, protocol
 
 PKG = localparams(ROOT / "rtl" / "radix" / "radix_pkg.sv")
 
@@ -16,9 +16,12 @@ def test_opcodes_and_status_codes():
 
 
 def test_register_map():
-    csr = {k[4:]: v for k, v in PKG.items() if k.startswith("CSR_") and k != "CSR_WORDS"}
+    csr = {k[4:]: v for k, v in PKG.items() if k.startswith("CSR_")}
+    assert csr.pop("IN_FLIGHT_HIST_BASE") == csr_regs.CSR_IN_FLIGHT_HIST_BASE
+    assert csr.pop("WORDS") == csr_regs.CSR_WORDS == len(csr_regs.BLOCK.registers)
     assert csr == protocol.CSR
-    assert PKG["CSR_WORDS"] == len(protocol.CSR)
+    # The histogram array is the map's last block, IN_FLIGHT_BINS registers long.
+    assert PKG["IN_FLIGHT_BINS"] == csr_regs.CSR_WORDS - csr_regs.CSR_IN_FLIGHT_HIST_BASE
 
 
 def test_stream_geometry():
