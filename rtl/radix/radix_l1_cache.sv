@@ -199,6 +199,27 @@ module radix_l1_cache #(
     plru_victim = w;
   endfunction
 
+  // ---------------------------------------------------------------- DDR addresses
+  // A line's byte address, base_i + 64 * line, as a carry-select add: the line covers
+  // the low AddrLoW bits, so only those are added; the high bits are base_i's or base_i's
+  // plus one, both registered, picked by the carry. A 64-bit add after the tag read or
+  // the prefetch slot select was the cache's deepest path. base_i is static while the
+  // cache is in use (the kernel refuses a moved region), and every address is formed at
+  // least a Sets-cycle E_CLEAR sweep after reset, so the registered copies are current.
+  localparam int AddrLoW = LineW + 6;
+  logic [AddrLoW-1:0]    base_lo_q;
+  logic [63-AddrLoW:0]   base_hi_q, base_hi1_q;
+  always_ff @(posedge clk_i) begin
+    base_lo_q  <= base_i[AddrLoW-1:0];
+    base_hi_q  <= base_i[63:AddrLoW];
+    base_hi1_q <= base_i[63:AddrLoW] + 1'b1;
+  end
+  function automatic logic [63:0] ddr_addr(input logic [LineW-1:0] line);
+    logic [AddrLoW:0] lo;
+    lo       = {1'b0, base_lo_q} + {1'b0, line, 6'b0};
+    ddr_addr = {lo[AddrLoW] ? base_hi1_q : base_hi_q, lo[AddrLoW-1:0]};
+  endfunction
+
   // ---------------------------------------------------------------- request register (tick k)
   logic             rq_re_q, rq_we_q, rq_flush_q, rq_clear_q;
   logic [AddrW-1:0] rq_raddr_q, rq_waddr_q;
@@ -471,9 +492,25 @@ module radix_l1_cache #(
     first_of = '0;
     for (int i = NPf - 1; i >= 0; i--) if (v[i]) first_of = 2'(i);
   endfunction
+  // E_VRD's line compares and window lines, registered in E_LOOK (which always comes
+  // right before it): neither the slots' lines nor the job's line change in between (a
+  // slot's line changes only in E_VRD), so E_VRD's decisions start from registers.
+  logic [NPf-1:0]   pf_match_q;            // slot t holds (or is reading) the job's line
+  logic [LineW:0]   pf_cand_q [NPf];       // job line + t + 1: slot t's line on a restart
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pf_match_q <= '0;
+    end else if (st_q == E_LOOK) begin
+      for (int t = 0; t < NPf; t++) begin
+        pf_match_q[t] <= pf_line_q[t] == job_line_q;
+        pf_cand_q[t]  <= (LineW + 1)'(job_line_q) + (LineW + 1)'(t + 1);
+      end
+    end
+  end
   for (genvar t = 0; t < NPf; t++) begin : g_pfm
-    assign pf_hit_v[t] = pf_on && pf_v_q[t] && pf_line_q[t] == job_line_q;
-    assign pf_hit_p[t] = pf_on && pf_p_q[t] && pf_line_q[t] == job_line_q;
+    // Used in E_VRD only.
+    assign pf_hit_v[t] = pf_on && pf_v_q[t] && pf_match_q[t];
+    assign pf_hit_p[t] = pf_on && pf_p_q[t] && pf_match_q[t];
     // A response for slot t this cycle (this epoch); the demand's when it waits on t
     // and no older, dropped read of t is still ahead of it.
     assign pf_rsp[t]     = pf_on && m_axi_rvalid && rid_ep == epoch_q && rid_tag == 2'(t + 1) &&
@@ -562,7 +599,7 @@ module radix_l1_cache #(
         if (pf_on && st_q == E_VRD) begin
           if (pf_restart && t < PrefetchDepth) begin
             alloc = 1'b1;
-            line  = (LineW + 1)'(job_line_q) + (LineW + 1)'(t + 1);
+            line  = pf_cand_q[t];
           end else if (pf_use && pf_use_s == 2'(t)) begin
             alloc = 1'b1;
             line  = pf_next_q;
@@ -646,7 +683,7 @@ module radix_l1_cache #(
           ar_pend_q <= 1'b0;
         end else if (|pf_issue) begin
           arv_q <= 1'b1;
-          ara_q <= base_i + {{(58 - LineW){1'b0}}, pf_line_q[PfW'(first_of(pf_ar_q))], 6'b0};
+          ara_q <= ddr_addr(pf_line_q[PfW'(first_of(pf_ar_q))]);
           art_q <= 2'(first_of(pf_ar_q) + 2'd1);
         end else begin
           arv_q <= 1'b0;
@@ -730,7 +767,7 @@ module radix_l1_cache #(
         E_VRD: begin
           // b_q holds the victim line now; it stays there until the next port-B read.
           // The line comes from the prefetch buffer if it holds it, else from DDR.
-          araddr_q  <= base_i + {{(58 - LineW){1'b0}}, job_line_q, 6'b0};
+          araddr_q  <= ddr_addr(job_line_q);
           r_tag_q   <= 2'd0;
           if (pf_any_v) begin
             fill_q <= pf_data_q[PfW'(pf_hv_s)];
@@ -744,7 +781,7 @@ module radix_l1_cache #(
             r_wait_q  <= 1'b1;
           end
           if (j_valid[vway_q] && j_dirty[vway_q]) begin
-            awaddr_q  <= base_i + {{(58 - LineW){1'b0}}, v_line, 6'b0};
+            awaddr_q  <= ddr_addr(v_line);
             aw_pend_q <= 1'b1;
             w_pend_q  <= 1'b1;
             b_wait_q  <= 1'b1;
@@ -754,8 +791,7 @@ module radix_l1_cache #(
         end
 
         E_FL_RD: begin
-          awaddr_q  <= base_i + {{(58 - LineW){1'b0}}, j_tags[fl_way], jset,
-                                 6'b0};
+          awaddr_q  <= ddr_addr({j_tags[fl_way], jset});
           aw_pend_q <= 1'b1;
           w_pend_q  <= 1'b1;
           b_wait_q  <= 1'b1;
@@ -921,6 +957,11 @@ module radix_l1_cache #(
   // ---------------------------------------------------------------- counters
   logic [31:0] c_hit_q, c_miss_q, c_wb_q, c_rd_q, c_wr_q, c_stall_q, c_pf_q, c_pfu_q;
   logic        rd_beat;   // a read beat of this epoch that a request waits for
+  logic        hit_one, hit_two, tick_rhit, tick_whit;
+  assign tick_rhit = tick_idle && !rq_clear_q && rq_re_q && r_hit;
+  assign tick_whit = tick_idle && !rq_clear_q && rq_we_q && w_hit;
+  assign hit_two   = tick_rhit && tick_whit;
+  assign hit_one   = (tick_rhit ^ tick_whit) || (st_q == E_LOOK && j_hit);
   assign rd_beat = (m_axi_rvalid && r_wait_q && r_tag_q == 2'd0 && rid_tag == 2'd0 &&
                     rid_ep == epoch_q) || |pf_rsp;
   always_ff @(posedge clk_i) begin
@@ -936,10 +977,13 @@ module radix_l1_cache #(
     end else begin
       if (|pf_issue && !ar_pend_q && (!arv_q || m_axi_arready)) c_pf_q <= c_pf_q + 1'b1;
       if (st_q == E_VRD && (pf_use || pf_wait)) c_pfu_q <= c_pfu_q + 1'b1;
-      if (tick_idle && !rq_clear_q) begin
-        c_hit_q <= c_hit_q + 32'(rq_re_q && r_hit) + 32'(rq_we_q && w_hit);
-      end else if (st_q == E_LOOK && j_hit) begin
-        c_hit_q <= c_hit_q + 1'b1;   // a write whose line a read of the same tick filled
+      // Adds from the register, picked by the hit logic: the tag compares do not feed
+      // a carry chain. The E_LOOK hit is a write whose line a read of the same tick
+      // filled.
+      if (hit_two) begin
+        c_hit_q <= c_hit_q + 32'd2;
+      end else if (hit_one) begin
+        c_hit_q <= c_hit_q + 32'd1;
       end
       if (st_q == E_LOOK && !j_hit) c_miss_q <= c_miss_q + 1'b1;
       if (m_axi_awvalid && m_axi_awready) c_wb_q <= c_wb_q + 1'b1;
