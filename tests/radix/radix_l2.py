@@ -60,6 +60,8 @@ MAX_ARMS = 4
 # Runs of one (fault case, op class) round until the fault cuts short a command of
 # that class.
 ROUND_TRIES = 3
+# Runs of traffic that may pass before a fault finds a command of its class to arm at.
+ARM_RUNS = 4
 # The commands a fault is armed at: "other" is LOCK and UNLOCK here (SIZES and RESET
 # read no table).
 ARMED_OPS = frozenset({OP_MATCH, OP_INSERT, OP_EVICT, OP_LOCK, OP_UNLOCK})
@@ -167,14 +169,20 @@ class RadixL2FaultsTest(RadixRandomBase):
 
         self.fault_mark = len(ddr.injections)
         window, driver.window, driver.before_send = driver.window, 1, arm
+        # A run of n_ops may hold no accepted command of the class (LOCK and UNLOCK
+        # are rare and often refused), so more runs follow, up to ARM_RUNS of them.
+        runs = 0
         try:
-            await self.make_sequence(name, n_ops).start(env.seqr)
-            await env.drain()
+            while driver.before_send is not None and runs < ARM_RUNS:
+                await self.make_sequence(f"{name}.{runs}" if runs else name,
+                                         n_ops).start(env.seqr)
+                await env.drain()
+                runs += 1
         finally:
             driver.window = window
             armed, driver.before_send = driver.before_send is None, None
         sb.check(f"fault case {case} armed at a {op_class} command", armed,
-                 f"no accepted {op_class} command in {n_ops}")
+                 f"no accepted {op_class} command in {runs} runs of {n_ops}")
         if len(ddr.injections) == self.fault_mark and case.endswith("writes"):
             # No dirty line was evicted: a flush writes them all back.
             await env.csr.write_dword(4 * CSR["L2_CTRL"], 1)
