@@ -73,20 +73,26 @@ module radix_axi_arb #(
   localparam int RS  = radix_pkg::L1_RSP_W;
   localparam int CID = radix_pkg::L1_IDW;
 
-  // One-hot lowest set bit.
-  function automatic logic [N-1:0] lowest(input logic [N-1:0] x);
-    logic seen;
-    seen = 1'b0;
-    for (int i = 0; i < N; i++) begin
-      lowest[i] = x[i] && !seen;
-      seen      = seen || x[i];
-    end
-  endfunction
-
   // Round robin: the lowest requester above the last grant (`above`, a registered
   // thermometer of the positions past it), else the lowest requester. One-hot.
+  // Written as a sum of products per bit, not as a priority chain, so each grant is a
+  // two-level OR of its lower neighbours: the caches' AR/AW ready (and what they load
+  // from it) hangs off this select, so its depth is the caches' too.
   function automatic logic [N-1:0] rr_pick(input logic [N-1:0] req, input logic [N-1:0] above);
-    rr_pick = (|(req & above)) ? lowest(req & above) : lowest(req);
+    logic [N-1:0] hi;
+    logic         any_hi;
+    hi     = req & above;
+    any_hi = |hi;
+    for (int i = 0; i < N; i++) begin
+      logic lower_hi, lower;
+      lower_hi = 1'b0;
+      lower    = 1'b0;
+      for (int j = 0; j < i; j++) begin
+        lower_hi = lower_hi | hi[j];
+        lower    = lower | req[j];
+      end
+      rr_pick[i] = req[i] && (above[i] ? !lower_hi : (!any_hi && !lower));
+    end
   endfunction
 
   // The positions past a one-hot grant.
@@ -153,16 +159,17 @@ module radix_axi_arb #(
   logic           aw_take, aw_fire;
   logic [N-1:0]   wq_q [WqDepth];
   logic [QW:0]    wq_wr_q, wq_rd_q;
-  logic           wq_full, wq_empty;
-  assign wq_full  = (wq_wr_q - wq_rd_q) == (QW + 1)'(WqDepth);
+  logic           wq_full_q, wq_empty;
+  // Full is a flop: it gates AW's handshake and so the next AW grant; a pointer
+  // subtract there would sit in front of the round robin and its payload mux.
   assign wq_empty = (wq_wr_q == wq_rd_q);
   // AW waits while the W queue is full; the queue only drains meanwhile, so a
   // raised AWVALID stays up until its handshake.
-  assign aw_fire  = aw_v_q && !wq_full && m_axi_awready;
+  assign aw_fire  = aw_v_q && !wq_full_q && m_axi_awready;
   assign aw_take  = !aw_v_q || aw_fire;
   assign aw_gnt   = aw_take ? rr_pick(awv, aw_above_q) : '0;
 
-  assign m_axi_awvalid = aw_v_q && !wq_full;
+  assign m_axi_awvalid = aw_v_q && !wq_full_q;
   assign m_axi_awaddr  = aw_addr_q;
   assign m_axi_awid    = aw_id_q;
   assign m_axi_awlen   = 8'd0;
@@ -216,6 +223,7 @@ module radix_axi_arb #(
       aw_above_q <= '0;
       wq_wr_q    <= '0;
       wq_rd_q    <= '0;
+      wq_full_q  <= 1'b0;
     end else begin
       if (ar_take) ar_v_q <= |ar_gnt;
       if (|ar_gnt) begin
@@ -239,6 +247,11 @@ module radix_axi_arb #(
         w_data_q <= pick512(req_i, w_gnt, radix_pkg::RQ_WDATA);
         w_strb_q <= pick64(req_i, w_gnt, radix_pkg::RQ_WSTRB);
         wq_rd_q  <= wq_rd_q + 1'b1;
+      end
+      if (aw_fire && !(|w_gnt)) begin
+        wq_full_q <= (wq_wr_q - wq_rd_q) == (QW + 1)'(WqDepth - 1);
+      end else if (|w_gnt && !aw_fire) begin
+        wq_full_q <= 1'b0;
       end
     end
   end
@@ -264,6 +277,8 @@ module radix_axi_arb #(
       if (!$onehot0(aw_gnt) || (aw_gnt & ~awv) != '0) $fatal(1, "radix_axi_arb: bad AW grant");
       if (!wq_empty && !$onehot(w_head)) $fatal(1, "radix_axi_arb: bad W queue entry");
       if (aw_v_q && !$onehot(aw_src_q)) $fatal(1, "radix_axi_arb: bad AW source");
+      if (wq_full_q != ((wq_wr_q - wq_rd_q) == (QW + 1)'(WqDepth)))
+        $fatal(1, "radix_axi_arb: W queue full flag out of step");
     end
   end
 `endif

@@ -2178,18 +2178,34 @@ module radix_core #(
     end
   end
 
-  // Counters summed over the tables, registered (a flat vector: Icarus 11 does not
-  // propagate an assign from an unpacked array word).
-  function automatic logic [CNW-1:0] sum_counters(input logic [NT*CNW-1:0] cnt);
-    sum_counters = '0;
+  // Counters summed over the tables in two registered steps, groups of up to three
+  // tables and then the groups, so neither step is more than a three-input add (the
+  // sums are two cycles behind the tables'; software reads them over the CSR port).
+  // A flat vector: Icarus 11 does not propagate an assign from an unpacked array word.
+  localparam int NG = (NT + 2) / 3;
+  function automatic logic [NG*CNW-1:0] sum_groups(input logic [NT*CNW-1:0] cnt);
+    sum_groups = '0;
     for (int t = 0; t < NT; t++) begin
       for (int c = 0; c < radix_pkg::L1_NCNT; c++) begin
-        sum_counters[32*c +: 32] = sum_counters[32*c +: 32] + cnt[CNW*t + 32*c +: 32];
+        sum_groups[CNW*(t/3) + 32*c +: 32] = sum_groups[CNW*(t/3) + 32*c +: 32] +
+                                             cnt[CNW*t + 32*c +: 32];
       end
     end
   endfunction
-  logic [CNW-1:0] l2_sum_q;
-  always_ff @(posedge clk_i) l2_sum_q <= sum_counters(t_cnt);
+  function automatic logic [CNW-1:0] sum_all(input logic [NG*CNW-1:0] grp);
+    sum_all = '0;
+    for (int g = 0; g < NG; g++) begin
+      for (int c = 0; c < radix_pkg::L1_NCNT; c++) begin
+        sum_all[32*c +: 32] = sum_all[32*c +: 32] + grp[CNW*g + 32*c +: 32];
+      end
+    end
+  endfunction
+  logic [NG*CNW-1:0] l2_grp_q;
+  logic [CNW-1:0]    l2_sum_q;
+  always_ff @(posedge clk_i) begin
+    l2_grp_q <= sum_groups(t_cnt);
+    l2_sum_q <= sum_all(l2_grp_q);
+  end
 
   // The first faulting table gives the kind (a function: see lowest16).
   function automatic logic [1:0] first_kind(input logic [NT-1:0] f, input logic [2*NT-1:0] k);

@@ -262,6 +262,10 @@ module radix_l1_cache #(
   logic [WayW-1:0]  vway_q;           // victim way of the job
   logic [SetW:0]    sweep_q;          // CLEAR: set index; FLUSH uses fl_q
   logic [SlotW:0]   fl_q;             // FLUSH: next (way, set) slot
+  // The engine's set (its job's line, or the flushed slot), kept as a flop written
+  // with job_line_q and fl_q: it addresses the tag RAM, whose read feeds the hit
+  // compare and the engine's next state, so a mux in front would add a level there.
+  logic [SetW-1:0]  jset_q;
   logic             fault_q;
   logic [1:0]       fault_kind_q;
   // AXI ID = {tag, epoch}: tag 0 is the demand read (and every write), tag s+1 the
@@ -290,9 +294,16 @@ module radix_l1_cache #(
   logic [PlruW-1:0] plru_q  [Sets];
   localparam int TvW = TagW + 1;
   logic [Ways*TvW-1:0] r_tv, w_tv, j_tv;   // way w's {valid, tag} at [w*TvW +: TvW]
+  // The tick's two tag reads are registers: each is read at the set its request
+  // register will hold after the edge, with that edge's tag write forwarded, so the
+  // hit compares start from flops. (The LUT RAM read was the first level of the
+  // tick's hit -> next-state path in every cache.) An SVA holds them to the RAM.
+  logic [Ways*TvW-1:0] r_tv_q, w_tv_q;
+  logic [SetW-1:0]     rset_d, wset_d;
 
   logic [LineW-1:0] rline, wline;
   logic [SetW-1:0]  rset, wset, jset;
+  logic [SetW-1:0]  fl_next_set;
   logic [TagW-1:0]  rtag, wtag, jtag;
   logic [Ways-1:0]  r_hits, w_hits, j_hits, j_valid, j_dirty;
   logic [TagW-1:0]  j_tags [Ways];
@@ -304,9 +315,15 @@ module radix_l1_cache #(
   // The engine's set: its job's line, or the flushed slot.
   logic [WayW-1:0] fl_way;
   assign fl_way = (Ways > 1) ? WayW'(fl_q >> SetW) : '0;
-  assign jset = (job_q == J_FLUSH) ? fl_q[SetW-1:0] : job_line_q[SetW-1:0];
+  assign jset = jset_q;
+  assign fl_next_set = SetW'(fl_q + 1'b1);
   assign jtag = job_line_q[LineW-1:SetW];
   assign rline = line_of(rq_raddr_q);
+  // The sets rq_raddr_q and rq_waddr_q take at the coming edge (request register above).
+  assign rset_d = !rst_ni ? '0 : (adv_i ? SetW'(line_of(raddr_i)) : rset);
+  assign wset_d = !rst_ni ? '0 : (adv_i ? SetW'(line_of(waddr_i)) : wset);
+  assign r_tv   = r_tv_q;
+  assign w_tv   = w_tv_q;
   assign wline = line_of(rq_waddr_q);
   assign rset  = rline[SetW-1:0];
   assign rtag  = rline[LineW-1:SetW];
@@ -652,6 +669,7 @@ module radix_l1_cache #(
       vway_q       <= '0;
       sweep_q      <= '0;
       fl_q         <= '0;
+      jset_q       <= '0;
       fault_q      <= 1'b0;
       fault_kind_q <= '0;
       epoch_q      <= '0;
@@ -727,6 +745,7 @@ module radix_l1_cache #(
                 st_q       <= E_LOOK;
                 job_q      <= J_READ;
                 job_line_q <= line_of(rq_raddr_q);
+                jset_q     <= rset;
                 job_off_q  <= off_of(rq_raddr_q);
                 // A write in the same tick waits behind the read (read-first).
                 pend_w_q   <= rq_we_q && !w_hit;
@@ -734,12 +753,14 @@ module radix_l1_cache #(
                 st_q        <= E_LOOK;
                 job_q       <= J_WRITE;
                 job_line_q  <= line_of(rq_waddr_q);
+                jset_q      <= wset;
                 job_off_q   <= off_of(rq_waddr_q);
                 job_wdata_q <= rq_wdata_q;
               end else if (rq_flush_q) begin
                 st_q      <= E_FLUSH;
                 job_q     <= J_FLUSH;
                 fl_q      <= '0;
+                jset_q    <= '0;
                 pend_fl_q <= 1'b0;
               end
             end else if (rq_flush_q) begin
@@ -756,6 +777,7 @@ module radix_l1_cache #(
               st_q      <= E_FLUSH;
               job_q     <= J_FLUSH;
               fl_q      <= '0;
+              jset_q    <= '0;
               pend_fl_q <= 1'b0;
             end
           end else begin
@@ -814,7 +836,8 @@ module radix_l1_cache #(
                        !(r_wait_q && !r_ok) && !(b_wait_q && !b_ok)) begin
             st_q <= (job_q == J_FLUSH) ? E_FLUSH : E_FILL;
             if (job_q == J_FLUSH) begin
-              fl_q <= fl_q + 1'b1;
+              fl_q   <= fl_q + 1'b1;
+              jset_q <= fl_next_set;
             end
           end
           if ((r_ok && m_axi_rresp[1]) ||
@@ -844,6 +867,7 @@ module radix_l1_cache #(
             st_q        <= E_LOOK;
             job_q       <= J_WRITE;
             job_line_q  <= line_of(pend_waddr_q);
+            jset_q      <= SetW'(line_of(pend_waddr_q));
             job_off_q   <= off_of(pend_waddr_q);
             job_wdata_q <= pend_wdata_q;
             pend_w_q    <= 1'b0;
@@ -851,6 +875,7 @@ module radix_l1_cache #(
             st_q      <= E_FLUSH;
             job_q     <= J_FLUSH;
             fl_q      <= '0;
+            jset_q    <= '0;
             pend_fl_q <= 1'b0;
           end
         end
@@ -862,7 +887,8 @@ module radix_l1_cache #(
           end else if (j_valid[fl_way] && j_dirty[fl_way]) begin
             st_q <= E_FL_RD;   // port B reads the line this cycle
           end else begin
-            fl_q <= fl_q + 1'b1;
+            fl_q   <= fl_q + 1'b1;
+            jset_q <= fl_next_set;
           end
         end
 
@@ -912,9 +938,19 @@ module radix_l1_cache #(
       if (tw_en[w]) tag_mem[tw_set] <= tw_data;
       if (dw_en[w]) dirty_mem[dw_set] <= dw_data;
     end
+    always_ff @(posedge clk_i) begin
+      r_tv_q[w*TvW +: TvW] <= (tw_en[w] && tw_set == rset_d) ? tw_data : tag_mem[rset_d];
+      w_tv_q[w*TvW +: TvW] <= (tw_en[w] && tw_set == wset_d) ? tw_data : tag_mem[wset_d];
+    end
+`ifdef COMMON_ASSERT_ON
+    // Until the clear sweep has passed a set its RAM word is undefined.
+    always_ff @(posedge clk_i) begin
+      if (rst_ni && st_q != E_CLEAR && (r_tv_q[w*TvW +: TvW] != tag_mem[rset] ||
+                                        w_tv_q[w*TvW +: TvW] != tag_mem[wset]))
+        $fatal(1, "radix_l1_cache: a registered tag read differs from the tag RAM");
+    end
+`endif
     always_comb begin
-      r_tv[w*TvW +: TvW] = tag_mem[rset];
-      w_tv[w*TvW +: TvW] = tag_mem[wset];
       j_tv[w*TvW +: TvW] = tag_mem[jset];
       j_dirty[w] = dirty_mem[jset];
     end
@@ -1010,6 +1046,8 @@ module radix_l1_cache #(
     if (rst_ni) begin
       if (adv_i && stall_o) $fatal(1, "radix_l1_cache: the core advanced during a stall");
       if (base_i[5:0] != '0) $fatal(1, "radix_l1_cache: base_i is not 64-byte aligned");
+      if (jset_q != ((job_q == J_FLUSH) ? fl_q[SetW-1:0] : job_line_q[SetW-1:0]))
+        $fatal(1, "radix_l1_cache: the engine's set register is out of step");
       if (st_q != E_CLEAR && $countones(r_hits) > 1)
         $fatal(1, "radix_l1_cache: a line is cached in two ways (read set)");
       if (st_q != E_CLEAR && $countones(w_hits) > 1)
