@@ -298,6 +298,8 @@ module radix_l1_cache #(
   // register will hold after the edge, with that edge's tag write forwarded, so the
   // hit compares start from flops. (The LUT RAM read was the first level of the
   // tick's hit -> next-state path in every cache.) An SVA holds them to the RAM.
+  // Yosys folds such a register back onto the RAM's address (the request register),
+  // so its estimate reads them combinationally; see docs/synthesis.md.
   logic [Ways*TvW-1:0] r_tv_q, w_tv_q;
   logic [SetW-1:0]     rset_d, wset_d;
 
