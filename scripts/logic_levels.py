@@ -37,6 +37,9 @@ cell's type plus the register's net name without indices ("FDRE
 u_core.state_q"); where Yosys named that net itself ($...), the net on the
 input pin names it, and failing that `UNNAMED` does, so hundreds of URAM288
 whose outputs only carry Yosys names end up on a few lines, not hundreds.
+`group_paths` gives, for every group over a budget, the register its worst path
+starts from and the cells on it; `python -m scripts.logic_levels NETLIST TOP`
+prints that list.
 """
 
 from __future__ import annotations
@@ -219,6 +222,67 @@ def over_budget(levels: Mapping[str, int], budget: int, worst: int = 10) -> Budg
     return BudgetSummary(budget, sum(1 for v in levels.values() if v > budget), ranked[:worst])
 
 
+@dataclass
+class GroupPath:
+    group: str                           # endpoint group, as endpoint_levels names it
+    levels: int
+    start: str                           # the net its worst path starts from
+    cells: list[str] = field(default_factory=list)   # cell types on it, start to end
+
+
+def group_paths(netlist: dict, top: str, budget: int, carry8: bool = True) -> list[GroupPath]:
+    """The worst path into every endpoint group deeper than `budget`, deepest first:
+    where it starts and which cells it crosses. Where the worst depth is reached on
+    several inputs of a group, the first one found is shown."""
+    g = _graph(netlist["modules"][top], carry8)
+    level, via, _ = _levels(g.driver, g.names, g.free)
+    best: dict[str, tuple[int, int]] = {}
+    for kind, out, in_bits in g.sinks:
+        own = _group_name(g.nets.get(out)) if out is not None else None
+        for b in in_bits:
+            key = f"{kind} {own or _group_name(g.nets.get(b)) or UNNAMED}"
+            lv = level.get(b, 0)
+            if lv > budget and lv > best.get(key, (0, 0))[0]:
+                best[key] = (lv, b)
+    out: list[GroupPath] = []
+    for key, (lv, end) in sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        cells: list[str] = []
+        bit: int | None = end
+        start = end
+        seen: set[int] = set()
+        while bit is not None and bit in g.driver and level.get(bit, 0) > 0 and bit not in seen:
+            seen.add(bit)
+            if via[bit] is None or (bit, via[bit]) not in g.free:
+                cells.append(g.driver[bit][0])
+            start = via[bit] if via[bit] is not None else bit
+            bit = via[bit]
+        cells.reverse()
+        out.append(GroupPath(key, lv, g.names.get(start, str(start)), cells))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """List the endpoint groups over a budget in a `write_json` netlist, with the
+    register each worst path starts from: the view depth work starts from, e.g.
+    `python -m scripts.logic_levels build/synth-estimate/vck5000/radix_top/netlist.json
+    radix_top --match u_l1`."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m scripts.logic_levels", description=main.__doc__)
+    ap.add_argument("netlist", type=Path)
+    ap.add_argument("top")
+    ap.add_argument("--budget", type=int, default=8, help="list groups deeper than this")
+    ap.add_argument("--raw", action="store_true", help="count every CARRY4 (no CARRY8 pairs)")
+    ap.add_argument("--match", default="", help="only groups whose name contains this")
+    args = ap.parse_args(argv)
+    found = [p for p in group_paths(json.loads(args.netlist.read_text()), args.top, args.budget,
+                                    carry8=not args.raw) if args.match in p.group]
+    for p in found:
+        print(f"{p.levels} {p.group} <- {p.start}: {' '.join(p.cells)}")
+    print(f"{len(found)} endpoint group(s) over {args.budget}"
+          + (f" matching {args.match!r}" if args.match else ""))
+    return 0
+
+
 def _group_name(net: str | None) -> str | None:
     """The net's register name, or None when Yosys made the name up."""
     return None if net is None or net.startswith("$") else _INDICES.sub("", net)
@@ -287,3 +351,7 @@ def _levels(driver: dict[int, tuple[str, list[int]]], names: dict[int, str],
                     best, best_in = cost, b
             level[bit], via[bit] = max(best, 1), best_in
     return level, via, loops
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -288,6 +288,27 @@ def test_over_budget_counts_groups_and_ranks_the_worst():
     assert len(logic_levels.over_budget(levels, 3).worst) == len(levels)   # fewer than 10
 
 
+def test_group_paths_name_where_each_deep_group_starts():
+    paths = logic_levels.group_paths(_endpoint_netlist(), "t", budget=2)
+    assert [(p.group, p.levels, p.start, p.cells) for p in paths] == [
+        ("FDRE u.b_q", 3, "src_q", ["LUT1"] * 3),
+        ("URAM288 (unnamed)", 3, "src_q", ["LUT1"] * 3),
+    ]
+    assert logic_levels.group_paths(_endpoint_netlist(), "t", budget=3) == []
+    # The CARRY8 rule holds on the listed path as in the count.
+    (chain,) = logic_levels.group_paths(_carry_chain(4), "t", budget=1)
+    assert chain.levels == 2 and len(chain.cells) == 2
+
+
+def test_logic_levels_cli_lists_matching_groups(tmp_path, capsys):
+    path = tmp_path / "netlist.json"
+    path.write_text(json.dumps(_endpoint_netlist()))
+    assert logic_levels.main([str(path), "t", "--budget", "2", "--match", "URAM"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["3 URAM288 (unnamed) <- src_q: LUT1 LUT1 LUT1",
+                   "1 endpoint group(s) over 2 matching 'URAM'"]
+
+
 def test_estimate_reports_endpoint_groups_over_the_budget(monkeypatch):
     monkeypatch.setattr(synth_estimate, "LEVEL_BUDGET", 2)
     est = Estimate("t", "t", "ok", seconds=1.0,
