@@ -207,11 +207,8 @@ def endpoint_levels(netlist: dict, top: str, carry8: bool = True) -> dict[str, i
     g = _graph(netlist["modules"][top], carry8)
     level, _, _ = _levels(g.driver, g.names, g.free)
     groups: dict[str, int] = {}
-    for kind, out, in_bits in g.sinks:
-        own = _group_name(g.nets.get(out)) if out is not None else None
-        for b in in_bits:
-            key = f"{kind} {own or _group_name(g.nets.get(b)) or UNNAMED}"
-            groups[key] = max(groups.get(key, 0), level.get(b, 0))
+    for key, b in _sink_inputs(g):
+        groups[key] = max(groups.get(key, 0), level.get(b, 0))
     return groups
 
 
@@ -237,28 +234,40 @@ def group_paths(netlist: dict, top: str, budget: int, carry8: bool = True) -> li
     g = _graph(netlist["modules"][top], carry8)
     level, via, _ = _levels(g.driver, g.names, g.free)
     best: dict[str, tuple[int, int]] = {}
+    for key, b in _sink_inputs(g):
+        lv = level.get(b, 0)
+        if lv > budget and lv > best.get(key, (0, 0))[0]:
+            best[key] = (lv, b)
+    out: list[GroupPath] = []
+    for key, (lv, end) in sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        cells, start = _trace(end, g.driver, level, via, g.free)
+        out.append(GroupPath(key, lv, g.names.get(start, str(start)), cells))
+    return out
+
+
+def _sink_inputs(g: _Graph) -> Iterable[tuple[str, int]]:
+    """(endpoint group, input bit) for every input of every cell a path may end on."""
     for kind, out, in_bits in g.sinks:
         own = _group_name(g.nets.get(out)) if out is not None else None
         for b in in_bits:
-            key = f"{kind} {own or _group_name(g.nets.get(b)) or UNNAMED}"
-            lv = level.get(b, 0)
-            if lv > budget and lv > best.get(key, (0, 0))[0]:
-                best[key] = (lv, b)
-    out: list[GroupPath] = []
-    for key, (lv, end) in sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0])):
-        cells: list[str] = []
-        bit: int | None = end
-        start = end
-        seen: set[int] = set()
-        while bit is not None and bit in g.driver and level.get(bit, 0) > 0 and bit not in seen:
-            seen.add(bit)
-            if via[bit] is None or (bit, via[bit]) not in g.free:
-                cells.append(g.driver[bit][0])
-            start = via[bit] if via[bit] is not None else bit
-            bit = via[bit]
-        cells.reverse()
-        out.append(GroupPath(key, lv, g.names.get(start, str(start)), cells))
-    return out
+            yield f"{kind} {own or _group_name(g.nets.get(b)) or UNNAMED}", b
+
+
+def _trace(end: int, driver: dict[int, tuple[str, list[int]]], level: dict[int, int],
+           via: dict[int, int | None], free: set[tuple[int, int]]) -> tuple[list[str], int]:
+    """The cell types on the longest path into `end`, start to end, and its start bit."""
+    cells: list[str] = []
+    bit: int | None = end
+    start = end
+    seen: set[int] = set()   # a cut loop can make `via` circular
+    while bit is not None and bit in driver and level.get(bit, 0) > 0 and bit not in seen:
+        seen.add(bit)
+        if via[bit] is None or (bit, via[bit]) not in free:
+            cells.append(driver[bit][0])
+        start = via[bit] if via[bit] is not None else bit
+        bit = via[bit]
+    cells.reverse()
+    return cells, start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -298,17 +307,7 @@ def _longest(driver: dict[int, tuple[str, list[int]]], names: dict[int, str],
     if not level:
         return LevelReport(levels=0, loops=loops)
     end = max(level, key=lambda b: level[b])
-    path: list[str] = []
-    bit: int | None = end
-    start = end
-    seen: set[int] = set()   # a cut loop can make `via` circular
-    while bit is not None and bit in driver and level.get(bit, 0) > 0 and bit not in seen:
-        seen.add(bit)
-        if via[bit] is None or (bit, via[bit]) not in free:
-            path.append(driver[bit][0])
-        start = via[bit] if via[bit] is not None else bit
-        bit = via[bit]
-    path.reverse()
+    path, start = _trace(end, driver, level, via, free)
     return LevelReport(levels=level[end], path=path, start=names.get(start, str(start)),
                        end=names.get(end, str(end)), loops=sorted(set(loops)), end_bit=end)
 
