@@ -176,6 +176,9 @@ module radix_core #(
   localparam int OutRowW  = $clog2(OutRows);
   localparam int PathCap  = MaxLen / PageSize + 1;
   localparam int PathW    = $clog2(PathCap + 1);
+  // Two path banks, interleaved (the bank is the address's low bit): the walk writes
+  // one while the commit reads the other (docs/radix-concurrency.md, step 2a).
+  localparam int PathAW   = $clog2(2 * PathCap);
   localparam int GenW     = 8;
   localparam int LockW    = 16;
   localparam int StampW   = 64;   // one stamp per cycle at 1 GHz wraps after 584 years
@@ -425,6 +428,11 @@ module radix_core #(
   // path
   logic               pa_we, pa_re;
   logic [PathW-1:0]   pa_waddr, pa_raddr;
+  // The walk bank and the commit bank; the hand-over (S_DECIDE) swaps them.
+  logic               pa_wbank_q, pa_cbank_q;
+  logic [PathAW-1:0]  pa_wa, pa_ra;
+  assign pa_wa = PathAW'({pa_waddr, pa_wbank_q});
+  assign pa_ra = PathAW'({pa_raddr, pa_cbank_q});
   logic [NodeW-1:0]   pa_wdata, pa_rdata;
   // lines
   logic               li_we, li_re, seq_li_re_q;
@@ -540,9 +548,9 @@ module radix_core #(
                 .TimeoutCycles(L2Timeout))
     u_lprev (.clk_i(clk_i), .we_i(lp_we), .waddr_i(lp_waddr), .wdata_i(lp_wdata),
              .re_i(lk_re), .raddr_i(lk_raddr), .rdata_o(lp_rdata), `RADIX_L2_CONN(T_LPREV));
-  radix_ram #(.Width(NodeW), .Depth(PathCap), .RamStyle("block"), .ReadLatency(RamLat))
-    u_path (.clk_i(clk_i), .adv_i(adv), .we_i(pa_we), .waddr_i(pa_waddr), .wdata_i(pa_wdata),
-            .re_i(pa_re), .raddr_i(pa_raddr), .rdata_o(pa_rdata));
+  radix_ram #(.Width(NodeW), .Depth(2 * PathCap), .RamStyle("block"), .ReadLatency(RamLat))
+    u_path (.clk_i(clk_i), .adv_i(adv), .we_i(pa_we), .waddr_i(pa_wa), .wdata_i(pa_wdata),
+            .re_i(pa_re), .raddr_i(pa_ra), .rdata_o(pa_rdata));
   radix_table #(.Width(512), .Depth(LineCap), .RamStyle("ultra"), .ReadLatency(RamLat),
                 .L2(in_ddr(512, LineCap)), .Sets(l1_sets(512, LineCap)), .Ways(L1Ways),
                 .TimeoutCycles(L2Timeout), .PrefetchDepth(L2Prefetch))
@@ -1280,6 +1288,8 @@ module radix_core #(
         early_q    <= 1'b0;
         ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
         out_settle_q <= 1'b0;
+        pa_wbank_q <= 1'b0;
+        pa_cbank_q <= 1'b1;
       end else if (kill) begin
         // The command in progress ends here with MEMORY. The fault rises in the tick
         // the failed read's (zero) data arrives, so nothing has used that data yet.
@@ -1564,6 +1574,9 @@ module radix_core #(
           end
           // -------------------------------------------------- decide: refuse or commit
           S_DECIDE: begin
+            // hand-over: the path just walked goes to the commit side
+            pa_wbank_q   <= pa_cbank_q;
+            pa_cbank_q   <= pa_wbank_q;
             leaf_len     <= n_q - pos_q;
             leaf_lines_q <= lines_of(4'd0, n_q - pos_q);
             need_split_q <= (split_q != '0);
@@ -1575,6 +1588,12 @@ module radix_core #(
               seq_q_raddr_q <= QRowW'(pos_q >> 4);
               seq_li_re_q <= 1'b1;
               seq_li_raddr_q <= split_line_q;
+              // The cut node's word again: the split writes its lock and child counts,
+              // stamp, parent and index location back, and an older command's commit
+              // may have changed those since the walk copied them (no read-signature
+              // key covers them; its edge is covered).
+              nd_re    <= 1'b1;
+              nd_raddr <= cand_q;
               fn_peek  <= fn_any_q;
               wait_q   <= 4'(RamLat);
               ret_q    <= S_D_TAIL;
@@ -1584,6 +1603,12 @@ module radix_core #(
             end
           end
           S_D_TAIL: begin
+            c_lock_q    <= r_lock;
+            c_nchild_q  <= r_nchild;
+            c_stamp_q   <= r_stamp;
+            c_parent_q  <= r_parent;
+            c_hloc_q    <= r_hloc;
+            c_gen_q     <= r_gen;
             tail_page_q <= li_rtok[32*tail_lane +: PageBits];
             page_q      <= q_page;
             new_up_q    <= fn_data;
@@ -2302,6 +2327,16 @@ module radix_core #(
         if (d_valid_q && in_state_q == I_CHECK)
           $fatal(1, "radix_core: intake took a header while the descriptor was full");
         if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
+        // The cut node's word read again at the decision equals the walk's copy while
+        // one command runs at a time.
+        if (state_q == S_D_TAIL &&
+            {r_valid, r_head, r_off, r_len, r_lock, r_nchild, r_stamp, r_parent, r_hloc, r_gen} !=
+            {1'b1, c_head_q, c_off_q, c_len_q, c_lock_q, c_nchild_q, c_stamp_q, c_parent_q,
+             c_hloc_q, c_gen_q})
+          $fatal(1, "radix_core: cut node %0d changed between its walk and its decision", cand_q);
+        // The walk never writes the path bank the commit reads.
+        if (pa_wbank_q == pa_cbank_q) $fatal(1, "radix_core: walk and commit share path bank %0d",
+                                             pa_wbank_q);
         if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
           $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
       end
