@@ -281,7 +281,12 @@ module radix_core #(
   logic   kill, l2_fault, clr_req_q, working;
   logic [3:0] wait_q;
 
-  // Command
+  // Command. MATCH and INSERT pass two stages (docs/radix-concurrency.md, step 2a):
+  // the walk stage reads the wk_* fields, loaded at S_HDR for every command; the
+  // decision and commit read op_q, ns_q, n_q, len_q and status_q, which a walking
+  // command gets at the hand-over (S_DECIDE) and every other command at S_HDR.
+  logic [7:0]       wk_op_q, wk_ns_q;
+  logic [LenW-1:0]  wk_n_q, wk_len_q;
   logic [7:0]       op_q, ns_q, status_q;
   logic             st_start, lw_start;
   logic [31:0]      arg_q;
@@ -305,6 +310,21 @@ module radix_core #(
   logic [KidW-1:0]  c_nchild_q;
   logic [StampW-1:0] c_stamp_q;
   logic [GenW-1:0]  c_gen_q;
+
+  // The walk's results as the decision and commit see them: copies loaded at the
+  // hand-over (S_DECIDE), so the walk stage may take the next command meanwhile.
+  // The cut node's counts, parent, index location and generation are read again
+  // from the node table at the decision (S_D_TAIL), not copied.
+  logic [NodeW-1:0] cm_node_q, cm_cand_q, cm_parent_q;
+  logic [LenW-1:0]  cm_pos_q, cm_split_q, cm_len_q;
+  logic [PathW-1:0] cm_depth_q;
+  logic [PageBits-1:0] cm_page_q;
+  logic [LineW-1:0] cm_split_line_q, cm_head_q;
+  logic [3:0]       cm_off_q;
+  logic [LockW-1:0] cm_lock_q;
+  logic [LocW-1:0]  cm_hloc_q;
+  logic [KidW-1:0]  cm_nchild_q;
+  logic [GenW-1:0]  cm_gen_q;
 
   // Commit
   logic [NodeW-1:0] new_up_q, new_leaf_q, mv_q;
@@ -601,6 +621,7 @@ module radix_core #(
   logic               ix_init, ix_idle, ix_valid, ix_done, ix_hit, ix_overflow;
   logic [1:0]         ix_op;
   logic [NodeW-1:0]   ix_parent, ix_child_in, ix_child;
+  logic [7:0]         ix_ns;   // set with ix_parent: the walker's and the commit's differ
   logic [LenW-1:0]    ix_len_in, ix_len;
   logic [PageBits-1:0] ix_page;
   logic [LocW-1:0]    ix_loc_in, ix_loc;
@@ -616,7 +637,7 @@ module radix_core #(
     .TimeoutCycles (L2Timeout)
   ) u_index (
     .clk_i (clk_i), `RADIX_L2_CONN(T_INDEX), .init_i (ix_init), .idle_o (ix_idle),
-    .op_valid_i (ix_valid), .op_i (ix_op), .ns_i (ns_q), .parent_i (ix_parent),
+    .op_valid_i (ix_valid), .op_i (ix_op), .ns_i (ix_ns), .parent_i (ix_parent),
     .page_i (ix_page), .child_i (ix_child_in), .len_i (ix_len_in), .loc_i (ix_loc_in),
     .done_o (ix_done), .hit_o (ix_hit), .child_o (ix_child), .len_o (ix_len), .loc_o (ix_loc),
     .bucket_o (ix_bucket), .free_ways_o (ix_free_ways), .stash_free_o (ix_stash_free),
@@ -945,9 +966,9 @@ module radix_core #(
           st_known_q[LineW-1:0] <= c_head_q;
           st_known_v_q <= 4'b0001;
           st_off_q     <= c_off_q;
-          st_evict_q   <= (op_q == radix_pkg::OP_EVICT);
-          st_copy_q    <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH);
-          if (op_q == radix_pkg::OP_EVICT) begin
+          st_evict_q   <= (wk_op_q == radix_pkg::OP_EVICT);
+          st_copy_q    <= (wk_op_q == radix_pkg::OP_EVICT) || (wk_op_q == radix_pkg::OP_MATCH);
+          if (wk_op_q == radix_pkg::OP_EVICT) begin
             st_m_q      <= c_len_q;
             st_base_q   <= got_q;
             st_wpos_q   <= got_q;
@@ -1021,8 +1042,8 @@ module radix_core #(
           lw_iss_left_q <= leaf_lines_q + (LenW + 1)'(2);
           lw_pop_left_q <= leaf_lines_q;
           lw_arr_left_q <= leaf_lines_q + (LenW + 1)'(1);
-          lw_d_q        <= pos_q[3:0];
-          lw_row_q      <= QRowW'(pos_q >> 4);
+          lw_d_q        <= cm_pos_q[3:0];
+          lw_row_q      <= QRowW'(cm_pos_q >> 4);
         end
       end
     end
@@ -1072,9 +1093,9 @@ module radix_core #(
   assign h_gen     = arg_q[20 +: GenW];
   assign h_slot_ok = (arg_q[19:0] < 20'(NodeCap)) && (arg_q[31:28] == 4'h0);
 
-  // query page at pos_q from the row just read
+  // query page at the commit's walk position from the row just read
   logic [PageBits-1:0] q_page;
-  assign q_page = qtok_rdata[32*pos_q[3:0] +: PageBits];
+  assign q_page = qtok_rdata[32*cm_pos_q[3:0] +: PageBits];
 
   // lines spanned from offset o for len tokens, and lines an eviction frees
   function automatic logic [LenW:0] lines_of(input logic [3:0] o, input logic [LenW-1:0] len);
@@ -1108,7 +1129,7 @@ module radix_core #(
   // Room for the command's new nodes, lines and index entries (two entries in
   // one bucket need two free ways there, or the stash makes up the rest).
   logic [3:0] tail_lane;
-  assign tail_lane = c_off_q + 4'(split_q);
+  assign tail_lane = cm_off_q + 4'(cm_split_q);
   always_comb begin
     if (need_split_q && need_leaf_q && probe_b1_q == ix_bucket) begin
       st_need = (probe_f1_q >= (WayW + 1)'(2)) ? '0 : (StashW + 2)'((WayW + 1)'(2) - probe_f1_q);
@@ -1140,6 +1161,11 @@ module radix_core #(
     else if (adv) hdr_q <= (state_q == S_HDR);
   end
   assign dispatch = adv && (state_q == S_HDR) && hdr_q && d_valid_q;
+  // The command dispatched goes to the walk stage: its decision and commit fields
+  // are loaded at the hand-over, not here.
+  logic hdr_walks;
+  assign hdr_walks = (d_status_q == radix_pkg::ST_OK) && !l2_fault &&
+                     (d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT);
 
   // The intake: header, its checks, then the payload (or, for a refused command, the
   // rest of its beats, drained); the whole command then waits in the descriptor.
@@ -1335,6 +1361,7 @@ module radix_core #(
               pf_page_q  <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
               ix_valid   <= 1'b1;
               ix_op      <= radix_pkg::IX_LOOKUP;
+              ix_ns      <= wk_ns_q;
               ix_parent  <= pf_par_q;
               ix_page    <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
               pf_state_q <= PF_LWAIT;
@@ -1458,12 +1485,19 @@ module radix_core #(
           // has been drained and only answers). What a command reads of the core's
           // state (fault, counters, LRU head) is read here, not at intake.
           S_HDR: if (d_valid_q && hdr_q) begin
-            op_q      <= d_op_q;
-            ns_q      <= d_ns_q;
-            arg_q     <= d_arg_q;
-            len_q     <= LenW'(d_arg_q);
-            n_q       <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
-            status_q  <= d_status_q;
+            wk_op_q   <= d_op_q;
+            wk_ns_q   <= d_ns_q;
+            wk_len_q  <= LenW'(d_arg_q);
+            wk_n_q    <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
+            // A walking command's decision and commit fields wait for the hand-over.
+            if (!hdr_walks) begin
+              op_q     <= d_op_q;
+              ns_q     <= d_ns_q;
+              arg_q    <= d_arg_q;
+              len_q    <= LenW'(d_arg_q);
+              n_q      <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
+              status_q <= d_status_q;
+            end
             trail_a_q <= '0;
             trail_b_q <= '0;
             trail_c_q <= '0;
@@ -1513,19 +1547,19 @@ module radix_core #(
           S_W_START: begin
             node_q   <= NIL;
             pos_q    <= '0;
-            rem_q    <= n_q;
+            rem_q    <= wk_n_q;
             depth_q  <= '0;
             split_q  <= '0;
             // A MATCH that cannot be refused (a split would find a node slot and,
             // in the stash at worst, an index entry) streams its KV indices while
             // it walks; otherwise they wait until the command has committed.
             early_q  <= fn_any_q && (ix_stash_free != '0);
-            if (n_q == '0) begin
+            if (wk_n_q == '0) begin
               state_q <= S_DECIDE;
             end else begin
               pf_go    <= 1'b1;
               pf_pos_q <= '0;
-              pf_rem_q <= n_q;
+              pf_rem_q <= wk_n_q;
               pf_par_q <= NIL;
               state_q  <= S_W_WAITPF;
             end
@@ -1574,13 +1608,28 @@ module radix_core #(
           end
           // -------------------------------------------------- decide: refuse or commit
           S_DECIDE: begin
-            // hand-over: the path just walked goes to the commit side
-            pa_wbank_q   <= pa_cbank_q;
-            pa_cbank_q   <= pa_wbank_q;
-            leaf_len     <= n_q - pos_q;
-            leaf_lines_q <= lines_of(4'd0, n_q - pos_q);
-            need_split_q <= (split_q != '0);
-            need_leaf_q  <= (op_q == radix_pkg::OP_INSERT) && (pos_q != n_q);
+            // hand-over: the command and its walk's results go to the commit side
+            op_q            <= wk_op_q;
+            ns_q            <= wk_ns_q;
+            n_q             <= wk_n_q;
+            len_q           <= wk_len_q;
+            status_q        <= radix_pkg::ST_OK;
+            cm_node_q       <= node_q;
+            cm_pos_q        <= pos_q;
+            cm_depth_q      <= depth_q;
+            cm_split_q      <= split_q;
+            cm_split_line_q <= split_line_q;
+            cm_page_q       <= page_q;
+            cm_cand_q       <= cand_q;
+            cm_head_q       <= c_head_q;
+            cm_off_q        <= c_off_q;
+            cm_len_q        <= c_len_q;
+            pa_wbank_q      <= pa_cbank_q;
+            pa_cbank_q      <= pa_wbank_q;
+            leaf_len        <= wk_n_q - pos_q;
+            leaf_lines_q    <= lines_of(4'd0, wk_n_q - pos_q);
+            need_split_q    <= (split_q != '0);
+            need_leaf_q     <= (wk_op_q == radix_pkg::OP_INSERT) && (pos_q != wk_n_q);
             if (split_q != '0) begin
               // the tail's first page, the slot the upper node will get, and the
               // query page a new leaf under the upper node would start with
@@ -1603,14 +1652,13 @@ module radix_core #(
             end
           end
           S_D_TAIL: begin
-            c_lock_q    <= r_lock;
-            c_nchild_q  <= r_nchild;
-            c_stamp_q   <= r_stamp;
-            c_parent_q  <= r_parent;
-            c_hloc_q    <= r_hloc;
-            c_gen_q     <= r_gen;
+            cm_lock_q   <= r_lock;
+            cm_nchild_q <= r_nchild;
+            cm_parent_q <= r_parent;
+            cm_hloc_q   <= r_hloc;
+            cm_gen_q    <= r_gen;
             tail_page_q <= li_rtok[32*tail_lane +: PageBits];
-            page_q      <= q_page;
+            cm_page_q   <= q_page;
             new_up_q    <= fn_data;
             if (!fn_any_q) begin
               status_q <= radix_pkg::ST_CAPACITY;
@@ -1618,6 +1666,7 @@ module radix_core #(
             end else begin
               ix_valid  <= 1'b1;
               ix_op     <= radix_pkg::IX_LOOKUP;
+              ix_ns     <= ns_q;
               ix_parent <= fn_data;
               ix_page   <= li_rtok[32*tail_lane +: PageBits];
               state_q   <= S_D_PROBE1;
@@ -1632,8 +1681,9 @@ module radix_core #(
             if (need_leaf_q) begin
               ix_valid  <= 1'b1;
               ix_op     <= radix_pkg::IX_LOOKUP;
-              ix_parent <= need_split_q ? new_up_q : node_q;
-              ix_page   <= page_q;
+              ix_ns     <= ns_q;
+              ix_parent <= need_split_q ? new_up_q : cm_node_q;
+              ix_page   <= cm_page_q;
             end
             state_q <= S_D_CHECK;
           end
@@ -1645,11 +1695,11 @@ module radix_core #(
               if (op_q == radix_pkg::OP_MATCH) begin
                 lookups_q <= lookups_q + 1'b1;
                 queried_q <= queried_q + 32'(len_q);
-                hit_q     <= hit_q + 32'(pos_q);
+                hit_q     <= hit_q + 32'(cm_pos_q);
               end else begin
                 inserts_q <= inserts_q + 1'b1;
               end
-              trail_a_q <= 32'(pos_q);
+              trail_a_q <= 32'(cm_pos_q);
               result_q  <= NIL;
               if (op_q == radix_pkg::OP_MATCH && n_q == '0) begin
                 // SGLang returns before touching the tree: no stamp.
@@ -1665,8 +1715,8 @@ module radix_core #(
 
           // -------------------------------------------------- commit: stamp and LRU-move the path
           S_C_STAMP: begin
-            if (d_q == depth_q) begin
-              result_q <= node_q;   // deepest whole node (root if none)
+            if (d_q == cm_depth_q) begin
+              result_q <= cm_node_q;   // deepest whole node (root if none)
               state_q  <= need_split_q ? S_C_SPLIT : (need_leaf_q ? S_C_LEAF : S_C_RESULT);
             end else begin
               pa_re    <= 1'b1;
@@ -1727,9 +1777,10 @@ module radix_core #(
             nd_raddr <= new_up_q;     // its generation survives
             ix_valid <= 1'b1;         // the parent's entry now leads to the upper node
             ix_op    <= radix_pkg::IX_SETCHILD;
-            ix_loc_in   <= c_hloc_q;
+            ix_ns    <= ns_q;
+            ix_loc_in   <= cm_hloc_q;
             ix_child_in <= new_up_q;
-            ix_len_in   <= split_q;
+            ix_len_in   <= cm_split_q;
             wait_q   <= 4'(RamLat);
             ret_q    <= S_C_SPLIT_W;
             state_q  <= S_WAIT;
@@ -1737,8 +1788,8 @@ module radix_core #(
           S_C_SPLIT_W: begin
             nd_we    <= 1'b1;
             nd_waddr <= new_up_q;
-            nd_wdata <= node_word(1'b1, r_gen, ns_q, c_parent_q, c_head_q, c_off_q, split_q,
-                                  c_lock_q, clock_nx, KidW'(1), c_hloc_q);
+            nd_wdata <= node_word(1'b1, r_gen, ns_q, cm_parent_q, cm_head_q, cm_off_q,
+                                  cm_split_q, cm_lock_q, clock_nx, KidW'(1), cm_hloc_q);
             clk_inc_q <= 1'b1;
             splits_q <= splits_q + 1'b1;
             state_q  <= S_C_SPLIT_IX1;
@@ -1746,24 +1797,25 @@ module radix_core #(
           S_C_SPLIT_IX1: if (ix_ready) begin
             ix_valid    <= 1'b1;
             ix_op       <= radix_pkg::IX_INSERT;
+            ix_ns       <= ns_q;
             ix_parent   <= new_up_q;
             ix_page     <= tail_page_q;
-            ix_child_in <= cand_q;
-            ix_len_in   <= c_len_q - split_q;
+            ix_child_in <= cm_cand_q;
+            ix_len_in   <= cm_len_q - cm_split_q;
             state_q     <= S_C_SPLIT_IX2;
           end
           S_C_SPLIT_IX2: if (ix_ready) begin
             nd_we    <= 1'b1;
-            nd_waddr <= cand_q;
-            nd_wdata <= node_word(1'b1, c_gen_q, ns_q, new_up_q, split_line_q,
-                                  (c_off_q + 4'(split_q)) & 4'hF, c_len_q - split_q, c_lock_q,
-                                  op_stamp_q, c_nchild_q, ix_loc);
+            nd_waddr <= cm_cand_q;
+            nd_wdata <= node_word(1'b1, cm_gen_q, ns_q, new_up_q, cm_split_line_q,
+                                  (cm_off_q + 4'(cm_split_q)) & 4'hF, cm_len_q - cm_split_q,
+                                  cm_lock_q, op_stamp_q, cm_nchild_q, ix_loc);
             // LRU: the upper node is the newest so far
             mv_q     <= new_up_q;
             ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_up_q;
             lp_we <= 1'b1; lp_waddr <= new_up_q; lp_wdata <= lru_tail_q;
             lru_tail_q <= new_up_q;
-            node_q   <= new_up_q;
+            cm_node_q <= new_up_q;
             result_q <= new_up_q;
             state_q  <= S_C_APPEND;
             ret_q    <= need_leaf_q ? S_C_LEAF : S_C_RESULT;
@@ -1782,8 +1834,9 @@ module radix_core #(
             if (!lw_active_q && !lw_start) begin
               ix_valid    <= 1'b1;
               ix_op       <= radix_pkg::IX_INSERT;
-              ix_parent   <= node_q;
-              ix_page     <= page_q;
+              ix_ns       <= ns_q;
+              ix_parent   <= cm_node_q;
+              ix_page     <= cm_page_q;
               ix_child_in <= fn_data;
               ix_len_in   <= leaf_len;
               state_q     <= S_C_LEAF_IX;
@@ -1800,7 +1853,7 @@ module radix_core #(
           S_C_LEAF_W: begin
             nd_we    <= 1'b1;
             nd_waddr <= new_leaf_q;
-            nd_wdata <= node_word(1'b1, r_gen, ns_q, node_q, lw_head_q, 4'd0, leaf_len, '0,
+            nd_wdata <= node_word(1'b1, r_gen, ns_q, cm_node_q, lw_head_q, 4'd0, leaf_len, '0,
                                   clock_nx, '0, new_loc_q);
             clk_inc_q   <= 1'b1;
             sz_v_q        <= 1'b1;
@@ -1812,15 +1865,15 @@ module radix_core #(
             result_q    <= new_leaf_q;
             // parent's child count
             nd_re    <= 1'b1;
-            nd_raddr <= node_q;
+            nd_raddr <= cm_node_q;
             wait_q   <= 4'(RamLat);
             ret_q    <= S_C_LEAF_PAR;
             state_q  <= S_WAIT;
           end
           S_C_LEAF_PAR: begin
-            if (node_q != NIL) begin
+            if (cm_node_q != NIL) begin
               nd_we    <= 1'b1;
-              nd_waddr <= node_q;
+              nd_waddr <= cm_node_q;
               nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
                                     r_stamp, r_nchild + 1'b1, r_hloc);
             end
@@ -1840,9 +1893,9 @@ module radix_core #(
             ret_q    <= S_OUT;
             state_q  <= S_WAIT;
             if (op_q == radix_pkg::OP_MATCH) begin
-              ob_rows_q     <= (32'(pos_q) + 32'd15) >> 4;
-              ob_last_row_q <= 32'(pos_q) >> 4;
-              ob_tail_q     <= tail_lanes(pos_q[3:0]);
+              ob_rows_q     <= (32'(cm_pos_q) + 32'd15) >> 4;
+              ob_last_row_q <= 32'(cm_pos_q) >> 4;
+              ob_tail_q     <= tail_lanes(cm_pos_q[3:0]);
               ob_final_q <= 1'b1;
             end else begin
               ob_final_q <= 1'b1;
@@ -1896,7 +1949,6 @@ module radix_core #(
             c_stamp_q  <= r_stamp;
             c_lock_q   <= r_lock;
             c_nchild_q <= r_nchild;
-            ns_q       <= r_ns;
             // unlink from the LRU list
             if (lp_rdata == NIL) lru_head_q <= ln_rdata;
             else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
@@ -1910,6 +1962,7 @@ module radix_core #(
             fn_push_data <= victim_q;
             ix_valid  <= 1'b1;
             ix_op     <= radix_pkg::IX_DELETE;
+            ix_ns     <= r_ns;
             ix_loc_in <= r_hloc;
             st_start  <= 1'b1;
             // While the lines stream: read the parent, then the next candidate.
@@ -2126,11 +2179,12 @@ module radix_core #(
   logic [511:0] ob_masked;
 
   // Rows stream while the command runs for EVICT and an early MATCH (the
-  // select is registered: op_q and early_q are set long before any row).
+  // select is registered: wk_op_q and early_q are set long before any row; the
+  // streamer that writes the rows belongs to the walk stage).
   logic ob_stream_q;
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) begin
-      ob_stream_q <= (op_q == radix_pkg::OP_EVICT) || (op_q == radix_pkg::OP_MATCH && early_q);
+      ob_stream_q <= (wk_op_q == radix_pkg::OP_EVICT) || (wk_op_q == radix_pkg::OP_MATCH && early_q);
     end
   end
   assign ob_rows  = ob_final_q ? ob_rows_q : (ob_stream_q ? (st_wpos_q >> 4) : 32'd0);
@@ -2306,6 +2360,10 @@ module radix_core #(
 
 `ifdef COMMON_ASSERT_ON
   // Invariants the design relies on; compiled into every simulation.
+  logic ho_q;   // the hand-over (S_DECIDE) ran in the previous tick
+  always_ff @(posedge clk_i) begin
+    if (adv || !rst_ni) ho_q <= rst_ni && !kill && state_q == S_DECIDE;
+  end
   always_ff @(posedge clk_i) begin
     // After an L2 fault the tables' data is undefined until RESET: the invariants hold
     // again once the caches are cleared.
@@ -2334,6 +2392,14 @@ module radix_core #(
             {1'b1, c_head_q, c_off_q, c_len_q, c_lock_q, c_nchild_q, c_stamp_q, c_parent_q,
              c_hloc_q, c_gen_q})
           $fatal(1, "radix_core: cut node %0d changed between its walk and its decision", cand_q);
+        // The commit side's copies equal the walk side's right after the hand-over.
+        if (ho_q && ({op_q, ns_q, n_q, len_q, status_q, cm_node_q, cm_pos_q, cm_depth_q,
+                      cm_split_q, cm_split_line_q, cm_page_q, cm_cand_q, cm_head_q, cm_off_q,
+                      cm_len_q} !=
+                     {wk_op_q, wk_ns_q, wk_n_q, wk_len_q, radix_pkg::ST_OK, node_q, pos_q,
+                      depth_q, split_q, split_line_q, page_q, cand_q, c_head_q, c_off_q,
+                      c_len_q}))
+          $fatal(1, "radix_core: the hand-over copied the walk's results wrongly");
         // The walk never writes the path bank the commit reads.
         if (pa_wbank_q == pa_cbank_q) $fatal(1, "radix_core: walk and commit share path bank %0d",
                                              pa_wbank_q);
