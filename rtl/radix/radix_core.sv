@@ -169,9 +169,10 @@ module radix_core #(
   localparam int LenW     = $clog2(MaxLen + 1);
   localparam int QRows    = (MaxLen + L - 1) / L + 2;          // +2: the leaf writer reads ahead
   localparam int QRowW    = $clog2(QRows);
-  // Two query-buffer banks, one row-address bit apart: the intake loads the next
-  // command into one while the sequencer runs the current command from the other.
-  localparam int QDepth   = 2 << QRowW;
+  // Three query-buffer banks, selected by the two row-address bits above the row:
+  // the intake loads the next command into one, the walk stage reads the command it
+  // walks from another and the commit stage the one it commits from the third.
+  localparam int QDepth   = 3 << QRowW;
   localparam int OutRows  = 1 << $clog2((MaxLen + L - 1) / L + 4);
   localparam int OutRowW  = $clog2(OutRows);
   localparam int PathCap  = MaxLen / PageSize + 1;
@@ -435,10 +436,14 @@ module radix_core #(
   logic [QRowW-1:0]   q_waddr, q_raddr, seq_q_raddr_q, st_q_raddr, lw_q_raddr;
   logic               q_wkv;
   logic [511:0]       qtok_rdata, qkv_rdata;
-  logic               in_bank_q, ex_bank_q;   // the bank the intake loads / the sequencer reads
-  logic               q_wbank, q_rbank;       // the bank bits at the RAM ports
+  // The banks the intake loads, the walk stage reads and the commit stage reads
+  // (0, 1 or 2; the intake's is never one of the other two).
+  logic [1:0]         in_bank_q, wk_bank_q, cm_bank_q;
+  logic [1:0]         q_wbank, q_rbank;       // the bank bits at the RAM ports
   assign q_wbank = in_bank_q;
-  assign q_rbank = ex_bank_q;
+  // The streamer is the walk stage's reader of this port; the leaf writer and the
+  // decision's read (the tail's query page) are the commit stage's.
+  assign q_rbank = st_q_re ? wk_bank_q : cm_bank_q;
   // node table and LRU links
   logic               nd_we, nd_re;
   logic [NodeW-1:0]   nd_waddr, nd_raddr;
@@ -546,7 +551,7 @@ module radix_core #(
   // A second copy of the query tokens gives the walker its own read port.
   radix_ram #(.Width(512), .Depth(QDepth), .RamStyle("block"), .ReadLatency(RamLat))
     u_qpage (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && !q_wkv), .waddr_i({q_wbank, q_waddr}),
-             .wdata_i(cmd_tdata_i), .re_i(pg_re), .raddr_i({q_rbank, pg_raddr}),
+             .wdata_i(cmd_tdata_i), .re_i(pg_re), .raddr_i({wk_bank_q, pg_raddr}),
              .rdata_o(pg_rdata));
   radix_ram #(.Width(512), .Depth(QDepth), .RamStyle("block"), .ReadLatency(RamLat))
     u_qkv (.clk_i(clk_i), .adv_i(adv), .we_i(q_we && q_wkv), .waddr_i({q_wbank, q_waddr}),
@@ -1057,13 +1062,15 @@ module radix_core #(
 
   // ---------------------------------------------------------------- intake
   // The intake takes a command's beats into the query bank in_bank_q while the
-  // sequencer may still be running the previous command from ex_bank_q, so a
-  // command's load overlaps the previous command's walk, commit and response.
-  // Once the last beat is in, the command waits in the descriptor (d_*) with the
-  // status its framing checks gave; the sequencer takes it (`dispatch`) when it
-  // is idle, and the banks swap. The intake takes no header while the
-  // descriptor is full: two commands at most are accepted and unanswered
-  // beyond those whose responses are queued.
+  // sequencer may still be running the previous command from wk_bank_q and
+  // cm_bank_q, so a command's load overlaps the previous command's walk, commit and
+  // response. Once the last beat is in, the command waits in the descriptor (d_*)
+  // with the status its framing checks gave; the sequencer takes it (`dispatch`)
+  // when it is idle: its bank becomes the walk stage's, and the intake moves to the
+  // bank neither stage holds. The hand-over (S_DECIDE) gives the walk stage's bank
+  // to the commit stage, which frees the commit stage's old one. The intake takes
+  // no header while the descriptor is full: two commands at most are accepted and
+  // unanswered beyond those whose responses are queued.
   typedef enum logic [1:0] {I_HDR, I_CHECK, I_LOAD, I_DRAIN} intake_e;
   intake_e     in_state_q;
   logic        d_valid_q, dispatch;
@@ -1096,6 +1103,11 @@ module radix_core #(
   // query page at the commit's walk position from the row just read
   logic [PageBits-1:0] q_page;
   assign q_page = qtok_rdata[32*cm_pos_q[3:0] +: PageBits];
+
+  // Of the query banks 0, 1 and 2, the one that is neither a nor b (a != b).
+  function automatic logic [1:0] third_bank(input logic [1:0] a, input logic [1:0] b);
+    third_bank = 2'd3 - a - b;
+  endfunction
 
   // lines spanned from offset o for len tokens, and lines an eviction frees
   function automatic logic [LenW:0] lines_of(input logic [3:0] o, input logic [LenW-1:0] len);
@@ -1173,16 +1185,18 @@ module radix_core #(
     if (!rst_ni) begin
       in_state_q  <= I_HDR;
       d_valid_q   <= 1'b0;
-      in_bank_q   <= 1'b0;
-      ex_bank_q   <= 1'b1;
+      in_bank_q   <= 2'd0;
+      wk_bank_q   <= 2'd1;
+      cm_bank_q   <= 2'd2;
       ahead_cnt_q <= '0;
     end else if (adv) begin
       if (dispatch) begin
         d_valid_q <= 1'b0;
-        ex_bank_q <= in_bank_q;
-        in_bank_q <= ex_bank_q;
+        wk_bank_q <= in_bank_q;
+        in_bank_q <= third_bank(in_bank_q, cm_bank_q);
         if (ahead_q) ahead_cnt_q <= ahead_cnt_q + 1'b1;
       end
+      if (state_q == S_DECIDE) cm_bank_q <= wk_bank_q;
       unique case (in_state_q)
         I_HDR: if (cmd_fire) begin
           h_op      <= cmd_tdata_i[7:0];
@@ -2380,8 +2394,11 @@ module radix_core #(
           $fatal(1, "radix_core: walk ran out of edges without a missing child");
         if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
         // The intake never writes the bank the sequencer reads, nor fills a full descriptor.
-        if (q_we && q_wbank == q_rbank)
-          $fatal(1, "radix_core: intake writes query bank %0d, which the sequencer reads", q_wbank);
+        if (q_we && (q_wbank == wk_bank_q || q_wbank == cm_bank_q))
+          $fatal(1, "radix_core: intake writes query bank %0d, which a stage reads", q_wbank);
+        if (in_bank_q == 2'd3 || wk_bank_q == 2'd3 || cm_bank_q == 2'd3 || in_bank_q == wk_bank_q)
+          $fatal(1, "radix_core: query banks intake %0d walk %0d commit %0d", in_bank_q,
+                 wk_bank_q, cm_bank_q);
         if (d_valid_q && in_state_q == I_CHECK)
           $fatal(1, "radix_core: intake took a header while the descriptor was full");
         if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
