@@ -436,8 +436,9 @@ module radix_core #(
   logic [QRowW-1:0]   q_waddr, q_raddr, seq_q_raddr_q, st_q_raddr, lw_q_raddr;
   logic               q_wkv;
   logic [511:0]       qtok_rdata, qkv_rdata;
-  // The banks the intake loads, the walk stage reads and the commit stage reads
-  // (0, 1 or 2; the intake's is never one of the other two).
+  // The banks the intake loads, the walk stage reads and the commit stage reads:
+  // always 0, 1 and 2 in some order. The walk stage moves to the free bank when it
+  // hands its command over, so no stage ever reads another stage's bank.
   logic [1:0]         in_bank_q, wk_bank_q, cm_bank_q;
   logic [1:0]         q_wbank, q_rbank;       // the bank bits at the RAM ports
   assign q_wbank = in_bank_q;
@@ -1067,8 +1068,8 @@ module radix_core #(
   // response. Once the last beat is in, the command waits in the descriptor (d_*)
   // with the status its framing checks gave; the sequencer takes it (`dispatch`)
   // when it is idle: its bank becomes the walk stage's, and the intake moves to the
-  // bank neither stage holds. The hand-over (S_DECIDE) gives the walk stage's bank
-  // to the commit stage, which frees the commit stage's old one. The intake takes
+  // walk stage's old bank. The hand-over (S_DECIDE) gives the walk stage's bank to
+  // the commit stage and the commit stage's old one to the walk stage. The intake takes
   // no header while the descriptor is full: two commands at most are accepted and
   // unanswered beyond those whose responses are queued.
   typedef enum logic [1:0] {I_HDR, I_CHECK, I_LOAD, I_DRAIN} intake_e;
@@ -1196,7 +1197,10 @@ module radix_core #(
         in_bank_q <= third_bank(in_bank_q, cm_bank_q);
         if (ahead_q) ahead_cnt_q <= ahead_cnt_q + 1'b1;
       end
-      if (state_q == S_DECIDE) cm_bank_q <= wk_bank_q;
+      if (state_q == S_DECIDE) begin
+        cm_bank_q <= wk_bank_q;
+        wk_bank_q <= third_bank(in_bank_q, wk_bank_q);   // the commit stage's old bank
+      end
       unique case (in_state_q)
         I_HDR: if (cmd_fire) begin
           h_op      <= cmd_tdata_i[7:0];
@@ -2396,7 +2400,8 @@ module radix_core #(
         // The intake never writes the bank the sequencer reads, nor fills a full descriptor.
         if (q_we && (q_wbank == wk_bank_q || q_wbank == cm_bank_q))
           $fatal(1, "radix_core: intake writes query bank %0d, which a stage reads", q_wbank);
-        if (in_bank_q == 2'd3 || wk_bank_q == 2'd3 || cm_bank_q == 2'd3 || in_bank_q == wk_bank_q)
+        if (in_bank_q == 2'd3 || wk_bank_q == 2'd3 || cm_bank_q == 2'd3 ||
+            in_bank_q == wk_bank_q || in_bank_q == cm_bank_q || wk_bank_q == cm_bank_q)
           $fatal(1, "radix_core: query banks intake %0d walk %0d commit %0d", in_bank_q,
                  wk_bank_q, cm_bank_q);
         if (d_valid_q && in_state_q == I_CHECK)
