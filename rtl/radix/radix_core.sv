@@ -257,8 +257,7 @@ module radix_core #(
 
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
-    S_INIT, S_INIT_WAIT, S_HDR,
-    S_W_START, S_W_WAITPF, S_W_CMP, S_W_DRAIN,
+    S_INIT, S_INIT_WAIT, S_HDR, S_WALK,
     S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
     S_C_SPLIT, S_C_SPLIT_W, S_C_SPLIT_IX1, S_C_SPLIT_IX2,
@@ -270,6 +269,12 @@ module radix_core #(
   } state_e;
 
   state_e state_q, ret_q;
+  // The walk stage of a MATCH or INSERT is a state machine of its own: the
+  // sequencer starts it from S_HDR and waits in S_WALK for its hand-over (wk_done),
+  // then decides and commits (docs/radix-concurrency.md, step 2a).
+  typedef enum logic [2:0] {W_IDLE, W_START, W_WAITPF, W_CMP, W_DRAIN} walk_e;
+  walk_e  ws_q;
+  logic   wk_done;
   logic   adv;   // the core advances this cycle (see "L2 tier")
   // L2 faults: a cache that saw an error response or a timeout raises its sticky
   // fault. A command working on the tables then is killed: the streamer, leaf
@@ -1132,11 +1137,12 @@ module radix_core #(
   logic walking, ix_ready, trail_push;
   logic fits;
   logic [StashW+1:0] st_need;
-  assign walking  = (state_q == S_W_WAITPF) || (state_q == S_W_CMP) || (state_q == S_W_DRAIN);
+  assign walking  = (ws_q == W_WAITPF) || (ws_q == W_CMP) || (ws_q == W_DRAIN);
+  assign wk_done  = (ws_q == W_START && wk_n_q == '0) || (ws_q == W_DRAIN && !pf_busy);
   assign ix_ready = ix_idle && !ix_valid;
   assign eq_pop   = (eq_cnt_q != '0) &&
-                    ((state_q == S_W_WAITPF) ||
-                     (state_q == S_W_CMP && st_done_q && !st_start &&
+                    ((ws_q == W_WAITPF) ||
+                     (ws_q == W_CMP && st_done_q && !st_start &&
                       st_mis_q >= (LenW + 1)'(c_len_q) && c_len_q != rem_q));
 
   // Room for the command's new nodes, lines and index entries (two entries in
@@ -1314,6 +1320,7 @@ module radix_core #(
       end
       if (!rst_ni) begin
         state_q <= S_INIT;
+        ws_q    <= W_IDLE;
         init_q <= '0;
         por_q <= 1'b1;
         errors_q <= '0;
@@ -1338,6 +1345,7 @@ module radix_core #(
         // The command in progress ends here with MEMORY. The fault rises in the tick
         // the failed read's (zero) data arrives, so nothing has used that data yet.
         state_q    <= S_TRAIL;
+        ws_q       <= W_IDLE;
         status_q   <= radix_pkg::ST_MEMORY;
         trail_a_q  <= '0;
         trail_b_q  <= '0;
@@ -1443,7 +1451,7 @@ module radix_core #(
         if (walking) begin
           walk_cycles_q <= walk_cycles_q + 1'b1;
         end
-        // The streamer takes the next queued edge (S_W_WAITPF, or S_W_CMP when
+        // The streamer takes the next queued edge (W_WAITPF, or W_CMP when
         // the current edge matched whole), with no cycle between the two.
         if (eq_pop) begin
           cand_q     <= eq_child_q[eq_rd_q];
@@ -1458,6 +1466,72 @@ module radix_core #(
           c_gen_q    <= e_gen;
           st_start   <= 1'b1;
         end
+        // -------------------------------------------------- walk stage (reads only; path)
+        unique case (ws_q)
+          W_START: begin
+            node_q   <= NIL;
+            pos_q    <= '0;
+            rem_q    <= wk_n_q;
+            depth_q  <= '0;
+            split_q  <= '0;
+            // A MATCH that cannot be refused (a split would find a node slot and,
+            // in the stash at worst, an index entry) streams its KV indices while
+            // it walks; otherwise they wait until the command has committed.
+            early_q  <= fn_any_q && (ix_stash_free != '0);
+            if (wk_n_q == '0) begin
+              ws_q    <= W_IDLE;   // hand-over (wk_done)
+            end else begin
+              pf_go    <= 1'b1;
+              pf_pos_q <= '0;
+              pf_rem_q <= wk_n_q;
+              pf_par_q <= NIL;
+              ws_q     <= W_WAITPF;
+            end
+          end
+          // The next edge comes from the walker's queue (eq_pop, below, starts
+          // the streamer on it); if the walker found no child there, the walk
+          // ends at the page it looked up.
+          W_WAITPF: if (!eq_pop && pf_state_q == PF_END && !pf_busy) begin
+            page_q  <= pf_page_q;
+            ws_q    <= W_DRAIN;
+          end else if (eq_pop) begin
+            ws_q    <= W_CMP;
+          end
+          W_CMP: if (st_done_q && !st_start) begin
+            walk_nodes_q <= walk_nodes_q + 1'b1;
+            pa_we    <= 1'b1;
+            pa_waddr <= depth_q;
+            pa_wdata <= cand_q;
+            depth_q  <= depth_q + 1'b1;
+            if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
+              // whole edge matched: descend, straight onto the next queued edge
+              // if there is one
+              pos_q   <= pos_q + c_len_q;
+              rem_q   <= rem_q - c_len_q;
+              node_q  <= cand_q;
+              if (c_len_q == rem_q) begin
+                pf_stop_q <= 1'b1;
+                ws_q      <= W_DRAIN;
+              end else if (!eq_pop) begin
+                ws_q    <= W_WAITPF;
+              end
+            end else begin
+              pf_stop_q    <= 1'b1;
+              // ends inside this edge: split after whole pages
+              split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
+              pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
+              split_line_q <= st_split_line_q;
+              ws_q         <= W_DRAIN;
+            end
+          end
+          // A speculative lookup or node read still running must finish before
+          // the index and the node table are used again.
+          W_DRAIN: if (!pf_busy) begin
+            pf_clear <= 1'b1;
+            ws_q     <= W_IDLE;   // hand-over (wk_done)
+          end
+          default: ;
+        endcase
         unique case (state_q)
           // -------------------------------------------------- initialisation
           // The free lists and the index clear themselves; the node table is
@@ -1508,6 +1582,7 @@ module radix_core #(
             wk_len_q  <= LenW'(d_arg_q);
             wk_n_q    <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
             // A walking command's decision and commit fields wait for the hand-over.
+            if (hdr_walks) ws_q <= W_START;
             if (!hdr_walks) begin
               op_q     <= d_op_q;
               ns_q     <= d_ns_q;
@@ -1532,7 +1607,7 @@ module radix_core #(
               state_q <= S_TRAIL;
             end else begin
               unique case (d_op_q)
-                radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: state_q <= S_W_START;
+                radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: state_q <= S_WALK;
                 radix_pkg::OP_EVICT: begin
                   got_q   <= '0;
                   freed_q <= '0;
@@ -1561,69 +1636,8 @@ module radix_core #(
           end
 
 
-          // -------------------------------------------------- walk (reads only; path)
-          S_W_START: begin
-            node_q   <= NIL;
-            pos_q    <= '0;
-            rem_q    <= wk_n_q;
-            depth_q  <= '0;
-            split_q  <= '0;
-            // A MATCH that cannot be refused (a split would find a node slot and,
-            // in the stash at worst, an index entry) streams its KV indices while
-            // it walks; otherwise they wait until the command has committed.
-            early_q  <= fn_any_q && (ix_stash_free != '0);
-            if (wk_n_q == '0) begin
-              state_q <= S_DECIDE;
-            end else begin
-              pf_go    <= 1'b1;
-              pf_pos_q <= '0;
-              pf_rem_q <= wk_n_q;
-              pf_par_q <= NIL;
-              state_q  <= S_W_WAITPF;
-            end
-          end
-          // The next edge comes from the walker's queue (eq_pop, below, starts
-          // the streamer on it); if the walker found no child there, the walk
-          // ends at the page it looked up.
-          S_W_WAITPF: if (!eq_pop && pf_state_q == PF_END && !pf_busy) begin
-            page_q  <= pf_page_q;
-            state_q <= S_W_DRAIN;
-          end else if (eq_pop) begin
-            state_q <= S_W_CMP;
-          end
-          S_W_CMP: if (st_done_q && !st_start) begin
-            walk_nodes_q <= walk_nodes_q + 1'b1;
-            pa_we    <= 1'b1;
-            pa_waddr <= depth_q;
-            pa_wdata <= cand_q;
-            depth_q  <= depth_q + 1'b1;
-            if (st_mis_q >= (LenW + 1)'(c_len_q)) begin
-              // whole edge matched: descend, straight onto the next queued edge
-              // if there is one
-              pos_q   <= pos_q + c_len_q;
-              rem_q   <= rem_q - c_len_q;
-              node_q  <= cand_q;
-              if (c_len_q == rem_q) begin
-                pf_stop_q <= 1'b1;
-                state_q   <= S_W_DRAIN;
-              end else if (!eq_pop) begin
-                state_q <= S_W_WAITPF;
-              end
-            end else begin
-              pf_stop_q    <= 1'b1;
-              // ends inside this edge: split after whole pages
-              split_q      <= LenW'(st_mis_q) & ~LenW'(PageSize - 1);
-              pos_q        <= pos_q + (LenW'(st_mis_q) & ~LenW'(PageSize - 1));
-              split_line_q <= st_split_line_q;
-              state_q      <= S_W_DRAIN;
-            end
-          end
-          // A speculative lookup or node read still running must finish before
-          // the index and the node table are used again.
-          S_W_DRAIN: if (!pf_busy) begin
-            pf_clear <= 1'b1;
-            state_q  <= S_DECIDE;
-          end
+          // The walk stage runs (below); its hand-over is this state's exit.
+          S_WALK: if (wk_done) state_q <= S_DECIDE;
           // -------------------------------------------------- decide: refuse or commit
           S_DECIDE: begin
             // hand-over: the command and its walk's results go to the commit side
@@ -2394,7 +2408,7 @@ module radix_core #(
                  nr_len_q, nr_child_q, r_len);
         if (eq_cnt_q > 3'(EqDepth)) $fatal(1, "radix_core: edge queue overflow");
         // The streamer runs out of queued edges only where the walker found no child.
-        if (state_q == S_W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
+        if (ws_q == W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
           $fatal(1, "radix_core: walk ran out of edges without a missing child");
         if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
         // The intake never writes the bank the sequencer reads, nor fills a full descriptor.
