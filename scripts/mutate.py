@@ -200,16 +200,31 @@ def worker(tests: list[str], seed: int, check_lint: bool) -> int:
     return 0
 
 
-def load_equivalents(path: Path = EQUIVALENTS) -> dict[tuple[str, int, str], str]:
-    """(file, line, op) -> reason."""
+def resolve_line(file: str, line: int, text: str, root: Path = ROOT) -> int:
+    """The line of `file` that reads `text` (stripped), nearest to `line` when several
+    do: an entry follows its source line as edits above it move it."""
+    lines = (root / file).read_text().split("\n")
+    hits = [n for n, raw in enumerate(lines, start=1) if raw.strip() == text.strip()]
+    if not hits:
+        raise ValueError(f"{file}: no line reads {text.strip()!r} (was line {line})")
+    return min(hits, key=lambda n: abs(n - line))
+
+
+def load_equivalents(path: Path = EQUIVALENTS,
+                     root: Path = ROOT) -> dict[tuple[str, int, str], str]:
+    """(file, line, op) -> reason, with each line found again from its text."""
     import yaml
 
     doc = yaml.safe_load(path.read_text()) if path.exists() else None
     out = {}
     for e in (doc or {}).get("equivalent") or []:
+        where = f"{path.name}: {e.get('file')}:{e.get('line')}"
         if not str(e.get("reason", "")).strip():
-            raise ValueError(f"{path.name}: {e.get('file')}:{e.get('line')} has no reason")
-        out[(e["file"], int(e["line"]), e["op"])] = str(e["reason"]).strip()
+            raise ValueError(f"{where} has no reason")
+        if not str(e.get("text", "")).strip():
+            raise ValueError(f"{where} has no text (the source line it names)")
+        line = resolve_line(e["file"], int(e["line"]), str(e["text"]), root)
+        out[(e["file"], line, e["op"])] = str(e["reason"]).strip()
     return out
 
 

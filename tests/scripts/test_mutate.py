@@ -58,3 +58,26 @@ def test_dashboard_rows(tmp_path: Path) -> None:
         "survivors": [{"diff": "-a\n+b\n"}]}))
     (row,) = dashboard_mutate.load_mutation(tmp_path)
     assert (row["score"], row["gate"], len(row["survivors"])) == (88.9, "fail", 1)
+
+
+def test_every_equivalent_names_a_live_site() -> None:
+    """Each documented equivalent mutant still exists: its text is found in its file and
+    the site finder plants its operator on that line (a stale entry would silently stop
+    applying, and its mutant would count as live or vanish unexplained)."""
+    eq = mutate.load_equivalents()
+    assert eq
+    for file, line, op in eq:
+        found = {(m.line, m.op) for m in mutate.sites(mutate.ROOT / file)}
+        assert (line, op) in found, (file, line, op)
+
+
+def test_an_equivalent_follows_its_text(tmp_path: Path) -> None:
+    (tmp_path / "m.sv").write_text("a\nx <= 1'b0;\nb\nx <= 1'b0;\n")
+    assert mutate.resolve_line("m.sv", 1, "x <= 1'b0;", tmp_path) == 2
+    assert mutate.resolve_line("m.sv", 9, "  x <= 1'b0;  ", tmp_path) == 4
+    try:
+        mutate.resolve_line("m.sv", 2, "y <= 1'b0;", tmp_path)
+    except ValueError as err:
+        assert "no line reads" in str(err)
+    else:
+        raise AssertionError("a missing text must be an error")
