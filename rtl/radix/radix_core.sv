@@ -476,6 +476,11 @@ module radix_core #(
   logic [511:0]       ob_wdata, ob_rdata;
   logic               ob_re;
   logic [OutRowW-1:0] ob_raddr;
+  // Two output-buffer banks: the streamer writes ob_wbank_q's, the response reads
+  // ob_rbank_q's. A walking command's rows go to the bank the response is not
+  // reading; the hand-over gives that bank to the response. An EVICT and an early
+  // MATCH stream rows while they write them, so for them the two are the same bank.
+  logic               ob_wbank_q, ob_rbank_q;
 
   // ---------------------------------------------------------------- L2 tier
   // Tables that grow with the tree: each is a radix_table, in DDR behind an L1
@@ -599,10 +604,11 @@ module radix_core #(
              .re_i(li_re), .raddr_i(li_raddr), .rdata_o(li_rlink), `RADIX_L2_CONN(T_LLINK));
 
   for (genvar t = 0; t < L; t++) begin : g_ob
-    radix_ram #(.Width(32), .Depth(OutRows), .RamStyle("block"), .ReadLatency(1))
+    radix_ram #(.Width(32), .Depth(2 * OutRows), .RamStyle("block"), .ReadLatency(1))
       u_lane (.clk_i(clk_i), .adv_i(adv), .we_i(ob_we[t]),
-              .waddr_i(ob_waddr[t*OutRowW +: OutRowW]), .wdata_i(ob_wdata[32*t +: 32]),
-              .re_i(ob_re), .raddr_i(ob_raddr), .rdata_o(ob_rdata[32*t +: 32]));
+              .waddr_i({ob_wbank_q, ob_waddr[t*OutRowW +: OutRowW]}),
+              .wdata_i(ob_wdata[32*t +: 32]), .re_i(ob_re), .raddr_i({ob_rbank_q, ob_raddr}),
+              .rdata_o(ob_rdata[32*t +: 32]));
   end
 
   // free lists
@@ -1341,6 +1347,8 @@ module radix_core #(
         out_settle_q <= 1'b0;
         pa_wbank_q <= 1'b0;
         pa_cbank_q <= 1'b1;
+        ob_wbank_q <= 1'b0;
+        ob_rbank_q <= 1'b1;
       end else if (kill) begin
         // The command in progress ends here with MEMORY. The fault rises in the tick
         // the failed read's (zero) data arrives, so nothing has used that data yet.
@@ -1478,6 +1486,10 @@ module radix_core #(
             // in the stash at worst, an index entry) streams its KV indices while
             // it walks; otherwise they wait until the command has committed.
             early_q  <= fn_any_q && (ix_stash_free != '0);
+            // An early MATCH's rows reach the response as the walk writes them.
+            if (wk_op_q == radix_pkg::OP_MATCH && fn_any_q && ix_stash_free != '0) begin
+              ob_rbank_q <= ob_wbank_q;
+            end
             if (wk_n_q == '0) begin
               ws_q    <= W_IDLE;   // hand-over (wk_done)
             end else begin
@@ -1583,6 +1595,9 @@ module radix_core #(
             wk_n_q    <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
             // A walking command's decision and commit fields wait for the hand-over.
             if (hdr_walks) ws_q <= W_START;
+            // The walk writes the bank the response is not reading; an EVICT writes
+            // the bank it streams from.
+            ob_wbank_q <= hdr_walks ? !ob_rbank_q : ob_rbank_q;
             if (!hdr_walks) begin
               op_q     <= d_op_q;
               ns_q     <= d_ns_q;
@@ -1658,6 +1673,7 @@ module radix_core #(
             cm_len_q        <= c_len_q;
             pa_wbank_q      <= pa_cbank_q;
             pa_cbank_q      <= pa_wbank_q;
+            ob_rbank_q      <= ob_wbank_q;
             leaf_len        <= wk_n_q - pos_q;
             leaf_lines_q    <= lines_of(4'd0, wk_n_q - pos_q);
             need_split_q    <= (split_q != '0);
@@ -2436,6 +2452,12 @@ module radix_core #(
                       depth_q, split_q, split_line_q, page_q, cand_q, c_head_q, c_off_q,
                       c_len_q}))
           $fatal(1, "radix_core: the hand-over copied the walk's results wrongly");
+        // The streamer writes the bank the response reads only for a command whose rows
+        // stream as they are written.
+        if (ob_we != '0 && ob_wbank_q == ob_rbank_q &&
+            !(wk_op_q == radix_pkg::OP_EVICT || (wk_op_q == radix_pkg::OP_MATCH && early_q)))
+          $fatal(1, "radix_core: the walk writes output bank %0d, which the response reads",
+                 ob_wbank_q);
         // The walk never writes the path bank the commit reads.
         if (pa_wbank_q == pa_cbank_q) $fatal(1, "radix_core: walk and commit share path bank %0d",
                                              pa_wbank_q);
