@@ -67,6 +67,11 @@ module radix_core #(
   // miss of line m, lines m+1.. are read ahead, as an edge's lines are walked in order.
   // 0 = off, up to 3.
   parameter int L2Prefetch  = 2,
+  // Verification only: 1 holds the walk stage's requests for the shared ports (the
+  // line streamer's issue, the walker's node read and lookup) in pseudo-random
+  // cycles, as a busy commit stage would, so the hold paths run while the stages
+  // are still serial. 0 in every build (synthesis then drops the generator).
+  parameter int StallInject = 0,
   // AXI ID width of m_axi; derived, do not override.
   parameter int L2IdW       = radix_pkg::L1_IDW + 4
 ) (
@@ -210,6 +215,8 @@ module radix_core #(
                       L1Lines >= 2 * L1Ways, "radix_core: L1Lines / L1Ways")
   `COMMON_PARAM_CHECK(g_bad_idw, L2IdW == radix_pkg::L1_IDW + 4, "radix_core: L2IdW is derived")
   `COMMON_PARAM_CHECK(g_bad_pf, L2Prefetch >= 0 && L2Prefetch <= 3, "radix_core: L2Prefetch")
+  `COMMON_PARAM_CHECK(g_bad_inject, StallInject == 0 || StallInject == 1,
+                      "radix_core: StallInject is 0 or 1")
 
   // Node word: {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, valid}
   localparam int O_VALID  = 0;
@@ -436,6 +443,8 @@ module radix_core #(
   logic [511:0]     pg_rdata;
 
   // ---------------------------------------------------------------- RAM ports
+  // Port arbitration (see "port arbitration" below): the walk stage's units hold.
+  logic               st_hold, nr_hold, nr_go, pf_hold;
   // query buffer
   logic               q_we, q_re, seq_q_re_q, st_q_re, lw_q_re;
   logic [QRowW-1:0]   q_waddr, q_raddr, seq_q_raddr_q, st_q_raddr, lw_q_raddr;
@@ -572,7 +581,7 @@ module radix_core #(
                 .L2(in_ddr(NodeWordW, NodeCap)), .Sets(l1_sets(NodeWordW, NodeCap)),
                 .Ways(L1Ways), .TimeoutCycles(L2Timeout))
     u_node (.clk_i(clk_i), .we_i(nd_we), .waddr_i(nd_waddr), .wdata_i(nd_wdata),
-            .re_i(nd_re || nr_v_q[0]), .raddr_i(nr_v_q[0] ? nr_child_q : nd_raddr),
+            .re_i(nd_re || nr_go), .raddr_i(nr_go ? nr_child_q : nd_raddr),
             .rdata_o(nd_rdata), `RADIX_L2_CONN(T_NODE));
   radix_table #(.Width(NodeW), .Depth(NodeCap), .RamStyle("block"), .ReadLatency(RamLat),
                 .L2(in_ddr(NodeW, NodeCap)), .Sets(l1_sets(NodeW, NodeCap)), .Ways(L1Ways),
@@ -772,11 +781,16 @@ module radix_core #(
   assign issue_addr  = byp2 ? li_rlink[2*LineW-1:LineW] :
                        (byp1 ? li_rlink[LineW-1:0] : st_known_q[LineW*st_issue_q[1:0] +: LineW]);
   assign issue_known = byp1 || byp2 || st_known_v_q[st_issue_q[1:0]];
-  assign st_issue    = st_active_q && !st_pre_q && !st_stop_q && st_more_q &&
+  // The issue and the pre cycle (which reads the first query row) wait while the
+  // commit stage holds the query or line read port (st_hold).
+  logic st_issue_ok, st_pre_go;
+  assign st_issue_ok = st_active_q && !st_pre_q && !st_stop_q && st_more_q &&
                        issue_known && st_flow_ok_q;
+  assign st_issue    = st_issue_ok && !st_hold;
+  assign st_pre_go   = st_active_q && st_pre_q && !st_hold;
   // CMP: the query row after the line's first query row goes with each line;
   // the first row itself is read in the pre cycle.
-  assign st_q_re    = st_active_q && !st_evict_q && (st_pre_q || st_issue);
+  assign st_q_re    = st_active_q && !st_evict_q && (st_pre_go || st_issue);
   assign st_q_raddr = QRowW'(st_pre_q ? st_a_q : st_qrow_q);
 
   // Stage A -> A2: the query window under the line, and the lanes of the edge.
@@ -859,7 +873,7 @@ module radix_core #(
         sp_k_q     <= (RamLat*2)'({sp_k_q, st_issue_q[1:0]});
         st_fly_q   <= st_fly_q + 3'(st_issue) - 3'(a_v);
         sp_addr_q  <= (RamLat*LineW)'({sp_addr_q, issue_addr});
-        qp_v_q     <= RamLat'({qp_v_q, st_active_q && st_pre_q && !st_evict_q});
+        qp_v_q     <= RamLat'({qp_v_q, st_pre_go && !st_evict_q});
         if (st_issue) begin
           st_issue_q <= st_issue_q + 1'b1;
           st_left_q  <= st_left_q - 1'b1;
@@ -875,7 +889,7 @@ module radix_core #(
                         (st_pre_q ? ((OutRowW + 2)'(st_a_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 4))
                                   : ((OutRowW + 2)'(st_qrow_q - ob_rd_q) < (OutRowW + 2)'(OutRows - 3)));
         // pre cycle: per-edge constants
-        if (st_active_q && st_pre_q) begin
+        if (st_pre_go) begin
           st_pre_q    <= 1'b0;
           st_left_q   <= lines_of(st_off_q, st_m_q);
           st_more_q   <= 1'b1;   // m >= 1: at least one line
@@ -1146,6 +1160,28 @@ module radix_core #(
   assign walking  = (ws_q == W_WAITPF) || (ws_q == W_CMP) || (ws_q == W_DRAIN);
   assign wk_done  = (ws_q == W_START && wk_n_q == '0) || (ws_q == W_DRAIN && !pf_busy);
   assign ix_ready = ix_idle && !ix_valid;
+
+  // ---------------------------------------------------------------- port arbitration
+  // The walk stage (walker, line streamer) and the commit stage (sequencer, leaf
+  // writer) share the query RAMs' and the token lines' read ports, the node table's
+  // read port and the child index. The commit stage goes first: in a cycle it uses
+  // a port the walk stage's unit holds its request, and the RAM pipelines behind
+  // that unit run on. While the stages are serial the two never ask in the same
+  // cycle (asserted below); StallInject adds holds in pseudo-random cycles so the
+  // hold paths run anyway.
+  logic [15:0] inj_q;
+  logic        inj_st, inj_nr, inj_pf;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) inj_q <= 16'hACE1;
+    else if (adv) inj_q <= {inj_q[14:0], inj_q[15] ^ inj_q[13] ^ inj_q[12] ^ inj_q[10]};
+  end
+  assign inj_st  = (StallInject != 0) && inj_q[0] && inj_q[1];
+  assign inj_nr  = (StallInject != 0) && inj_q[2] && inj_q[3];
+  assign inj_pf  = (StallInject != 0) && inj_q[4] && inj_q[5];
+  assign st_hold = lw_q_re || seq_q_re_q || seq_li_re_q || inj_st;
+  assign nr_hold = nd_re || inj_nr;
+  assign nr_go   = nr_v_q[0] && !nr_hold;
+  assign pf_hold = !ix_ready || inj_pf;
   assign eq_pop   = (eq_cnt_q != '0) &&
                     ((ws_q == W_WAITPF) ||
                      (ws_q == W_CMP && st_done_q && !st_start &&
@@ -1376,7 +1412,8 @@ module radix_core #(
         // ---- walker (the sequencer states leave the index and the node table to
         // it while it runs, and clear it before they use them again)
         if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
-        nr_v_q <= (RamLat + 1)'({nr_v_q, 1'b0});
+        // A held node read stays in stage 0 (nr_go low) and goes the next cycle.
+        nr_v_q <= (RamLat + 1)'({nr_v_q[RamLat-1:1], nr_go, nr_v_q[0] && !nr_go});
         if (pf_clear) begin
           pf_state_q <= PF_IDLE;
           pf_stop_q  <= 1'b0;
@@ -1391,7 +1428,8 @@ module radix_core #(
             end
             // The page arrives; the lookup goes out with it (the index is idle:
             // the walker's previous lookup has returned).
-            PF_PAGE: if (pf_cnt_q == 4'd1) begin
+            // (The page stays on the port while the lookup waits for the index.)
+            PF_PAGE: if (pf_cnt_q <= 4'd1 && !pf_hold) begin
               pf_page_q  <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
               ix_valid   <= 1'b1;
               ix_op      <= radix_pkg::IX_LOOKUP;
@@ -1400,7 +1438,8 @@ module radix_core #(
               ix_page    <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
               pf_state_q <= PF_LWAIT;
             end
-            PF_LWAIT: if (ix_ready) begin
+            // A new child waits while the previous one's node read is held.
+            PF_LWAIT: if (ix_ready && !nr_v_q[0]) begin
               if (!ix_hit) begin
                 pf_miss_q  <= 1'b1;
                 pf_state_q <= PF_END;
@@ -2408,6 +2447,21 @@ module radix_core #(
 
 `ifdef COMMON_ASSERT_ON
   // Invariants the design relies on; compiled into every simulation.
+  // Injected holds that met a request, by unit (StallInject = 1; radix_stall_inject
+  // reads them to show each hold path ran).
+  logic [31:0] inj_st_cnt_q, inj_nr_cnt_q, inj_pf_cnt_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      inj_st_cnt_q <= '0;
+      inj_nr_cnt_q <= '0;
+      inj_pf_cnt_q <= '0;
+    end else if (adv) begin
+      if (inj_st && (st_issue_ok || (st_active_q && st_pre_q))) inj_st_cnt_q <= inj_st_cnt_q + 1;
+      if (inj_nr && nr_v_q[0]) inj_nr_cnt_q <= inj_nr_cnt_q + 1;
+      if (inj_pf && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && ix_ready)
+        inj_pf_cnt_q <= inj_pf_cnt_q + 1;
+    end
+  end
   logic ho_q;   // the hand-over (S_DECIDE) ran in the previous tick
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) ho_q <= rst_ni && !kill && state_q == S_DECIDE;
@@ -2458,6 +2512,14 @@ module radix_core #(
             !(wk_op_q == radix_pkg::OP_EVICT || (wk_op_q == radix_pkg::OP_MATCH && early_q)))
           $fatal(1, "radix_core: the walk writes output bank %0d, which the response reads",
                  ob_wbank_q);
+        // Serial: the commit stage never takes a port in a cycle the walk stage asks
+        // for it (dropped when the stages overlap).
+        if ((st_issue_ok || (st_active_q && st_pre_q)) && (lw_q_re || seq_q_re_q || seq_li_re_q))
+          $fatal(1, "radix_core: the streamer and the commit stage ask for a read port at once");
+        if (nr_v_q[0] && nd_re)
+          $fatal(1, "radix_core: the walker and the commit stage ask for the node table at once");
+        if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !ix_ready)
+          $fatal(1, "radix_core: the walker finds the child index busy");
         // The walk never writes the path bank the commit reads.
         if (pa_wbank_q == pa_cbank_q) $fatal(1, "radix_core: walk and commit share path bank %0d",
                                              pa_wbank_q);

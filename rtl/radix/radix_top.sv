@@ -25,6 +25,9 @@ module radix_top #(
   parameter int L1Ways      = 2,
   parameter int L2Timeout   = 4096,
   parameter int L2Prefetch  = 2,
+  // Verification only (radix_core): hold the walk stage's port requests in
+  // pseudo-random cycles. 0 in every build.
+  parameter int StallInject = 0,
   parameter int L2IdW       = radix_pkg::L1_IDW + 4   // derived, do not override
 ) (
   input  wire logic             clk_i,
@@ -126,7 +129,8 @@ module radix_top #(
     .L1Lines     (L1Lines),
     .L1Ways      (L1Ways),
     .L2Timeout   (L2Timeout),
-    .L2Prefetch  (L2Prefetch)
+    .L2Prefetch  (L2Prefetch),
+    .StallInject (StallInject)
   ) u_core (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
