@@ -176,8 +176,10 @@ module radix_core #(
   localparam int QRowW    = $clog2(QRows);
   // Three query-buffer banks, selected by the two row-address bits above the row:
   // the intake loads the next command into one, the walk stage reads the command it
-  // walks from another and the commit stage the one it commits from the third.
-  localparam int QDepth   = 3 << QRowW;
+  // walks from another and the commit stage the one it commits from the third. The
+  // RAMs are four banks deep (one unused): a power-of-two depth maps onto whole
+  // block RAMs, where three banks' depth was split across more of them.
+  localparam int QDepth   = 4 << QRowW;
   localparam int OutRows  = 1 << $clog2((MaxLen + L - 1) / L + 4);
   localparam int OutRowW  = $clog2(OutRows);
   localparam int PathCap  = MaxLen / PageSize + 1;
@@ -1169,15 +1171,36 @@ module radix_core #(
   // that unit run on. While the stages are serial the two never ask in the same
   // cycle (asserted below); StallInject adds holds in pseudo-random cycles so the
   // hold paths run anyway.
+  // Injected holds: each unit's in a quarter of the cycles, and one unit's (or, one
+  // time in four, every unit's) through bursts of 8 to 39 cycles, as long as a commit
+  // stage's leaf write, that start in about one cycle in 32. A burst on one unit lets
+  // the others run on meanwhile (a node read held past the walker's next lookup).
   logic [15:0] inj_q;
-  logic        inj_st, inj_nr, inj_pf;
+  logic [5:0]  inj_burst_q;
+  logic [1:0]  inj_bsel_q;   // 0 streamer, 1 node read, 2 lookup, 3 all
+  logic        inj_st, inj_nr, inj_pf, inj_on;
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) inj_q <= 16'hACE1;
-    else if (adv) inj_q <= {inj_q[14:0], inj_q[15] ^ inj_q[13] ^ inj_q[12] ^ inj_q[10]};
+    if (!rst_ni) begin
+      inj_q       <= 16'hACE1;
+      inj_burst_q <= '0;
+      inj_bsel_q  <= '0;
+    end else if (adv) begin
+      inj_q <= {inj_q[14:0], inj_q[15] ^ inj_q[13] ^ inj_q[12] ^ inj_q[10]};
+      if (inj_burst_q != '0) begin
+        inj_burst_q <= inj_burst_q - 1'b1;
+      end else if (inj_q[15:11] == '0) begin
+        inj_burst_q <= {1'b0, inj_q[4:0]} + 6'd8;
+        inj_bsel_q  <= inj_q[7:6];
+      end
+    end
   end
-  assign inj_st  = (StallInject != 0) && inj_q[0] && inj_q[1];
-  assign inj_nr  = (StallInject != 0) && inj_q[2] && inj_q[3];
-  assign inj_pf  = (StallInject != 0) && inj_q[4] && inj_q[5];
+  assign inj_on = (StallInject != 0);
+  assign inj_st = inj_on && ((inj_burst_q != '0 && (inj_bsel_q == 2'd0 || inj_bsel_q == 2'd3)) ||
+                             (inj_q[0] && inj_q[1]));
+  assign inj_nr = inj_on && ((inj_burst_q != '0 && (inj_bsel_q == 2'd1 || inj_bsel_q == 2'd3)) ||
+                             (inj_q[2] && inj_q[3]));
+  assign inj_pf = inj_on && ((inj_burst_q != '0 && (inj_bsel_q == 2'd2 || inj_bsel_q == 2'd3)) ||
+                             (inj_q[4] && inj_q[5]));
   assign st_hold = lw_q_re || seq_q_re_q || seq_li_re_q || inj_st;
   assign nr_hold = nd_re || inj_nr;
   assign nr_go   = nr_v_q[0] && !nr_hold;
@@ -1391,6 +1414,8 @@ module radix_core #(
         state_q    <= S_TRAIL;
         ws_q       <= W_IDLE;
         status_q   <= radix_pkg::ST_MEMORY;
+        // A command killed in its walk was never handed over: answer with its opcode.
+        if (state_q == S_WALK) op_q <= wk_op_q;
         trail_a_q  <= '0;
         trail_b_q  <= '0;
         trail_c_q  <= '0;

@@ -18,8 +18,14 @@ HOLD_COUNTERS = {"line streamer": "inj_st_cnt_q", "walker node read": "inj_nr_cn
 
 @pyuvm.test()
 class RadixStallInjectTest(RadixRandomBase):
-    namespaces = 16
-    p_long = 0.05
+    # Deep paths, so the walker runs edges ahead of the streamer and a held node read
+    # meets the walker's next lookup: a two-token alphabet splits edges everywhere, and
+    # few EVICTs and RESETs let the tree grow.
+    mix = {"match": 40, "insert": 40, "lock": 5, "unlock": 5, "evict": 5, "sizes": 2,
+           "reset": 0.1}
+    alphabet = 2
+    max_tokens = 64
+    namespaces = 2
 
     async def body(self) -> None:
         if int(self.dut.StallInject.value) != 1:
