@@ -1463,8 +1463,10 @@ module radix_core #(
               ix_page    <= pg_rdata[32*pf_pos_q[3:0] +: PageBits];
               pf_state_q <= PF_LWAIT;
             end
-            // A new child waits while the previous one's node read is held.
-            PF_LWAIT: if (ix_ready && !nr_v_q[0]) begin
+            // A new child waits until the previous one's node read has returned
+            // (nr_child_q and nr_len_q go with it): a held read can still be in
+            // flight when the next lookup answers.
+            PF_LWAIT: if (ix_ready && nr_v_q[RamLat-1:0] == '0) begin
               if (!ix_hit) begin
                 pf_miss_q  <= 1'b1;
                 pf_state_q <= PF_END;
