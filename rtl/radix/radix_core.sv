@@ -176,10 +176,8 @@ module radix_core #(
   localparam int QRowW    = $clog2(QRows);
   // Three query-buffer banks, selected by the two row-address bits above the row:
   // the intake loads the next command into one, the walk stage reads the command it
-  // walks from another and the commit stage the one it commits from the third. The
-  // RAMs are four banks deep (one unused): a power-of-two depth maps onto whole
-  // block RAMs, where three banks' depth was split across more of them.
-  localparam int QDepth   = 4 << QRowW;
+  // walks from another and the commit stage the one it commits from the third.
+  localparam int QDepth   = 3 << QRowW;
   localparam int OutRows  = 1 << $clog2((MaxLen + L - 1) / L + 4);
   localparam int OutRowW  = $clog2(OutRows);
   localparam int PathCap  = MaxLen / PageSize + 1;
