@@ -13,8 +13,8 @@ Budget (docs/fsm-protocol.md, "Memories and sizes"): the VC1902 on the VCK5000
 has 463 URAM288 and 967 BRAM36 (AMD DS950, Versal AI Core series data sheet);
 the token-FSM and the radix controller together may use 90 % of each.  The radix
 controller's VCK5000 configuration is its L2 build (tables in DDR4 behind L1
-caches), which takes 0 URAM and 192 BRAM36 in the Yosys estimate; its on-chip
-build of the same node and token counts takes 320 URAM and 150 BRAM36
+caches), which takes 0 URAM and 223 BRAM36 in the Yosys estimate; its on-chip
+build of the same node and token counts takes 320 URAM and 181 BRAM36
 (docs/radix-protocol.md; estimates, not Vivado results).  The size table shows
 the fit beside both.
 """
@@ -34,9 +34,10 @@ URAM_DEPTH, BRAM_DEPTH = 4096, 512
 COLUMNS = -(-WORD_BITS // 72)  # 8 RAMs side by side for one 512-bit word
 VC1902_URAM, VC1902_BRAM36 = 463, 967
 SHARE = 0.9
-RADIX_URAM, RADIX_BRAM36 = 0, 192  # the L2 build, the board's configuration
-# The on-chip build's estimate (docs/radix-protocol.md), with the intake's second query bank.
-RADIX_ONCHIP_URAM, RADIX_ONCHIP_BRAM36 = 320, 150
+RADIX_URAM, RADIX_BRAM36 = 0, 223  # the L2 build, the board's configuration
+# The on-chip build's estimate (docs/synthesis.md), with three query banks and two
+# output-buffer banks (the walk/commit cut).
+RADIX_ONCHIP_URAM, RADIX_ONCHIP_BRAM36 = 320, 181
 
 
 @dataclass(frozen=True)
