@@ -1436,7 +1436,9 @@ module radix_core #(
         // it while it runs, and clear it before they use them again)
         if (pf_cnt_q != '0) pf_cnt_q <= pf_cnt_q - 1'b1;
         // A held node read stays in stage 0 (nr_go low) and goes the next cycle.
-        nr_v_q <= (RamLat + 1)'({nr_v_q[RamLat-1:1], nr_go, nr_v_q[0] && !nr_go});
+        nr_v_q    <= (RamLat + 1)'({nr_v_q, 1'b0});
+        nr_v_q[1] <= nr_go;
+        nr_v_q[0] <= nr_v_q[0] && !nr_go;
         if (pf_clear) begin
           pf_state_q <= PF_IDLE;
           pf_stop_q  <= 1'b0;

@@ -103,6 +103,7 @@ ILLEGAL = [
     ("radix_core", {"L1Ways": 3}, "radix_core: L1Lines / L1Ways"),
     ("radix_core", {"L2IdW": 5}, "radix_core: L2IdW is derived"),
     ("radix_core", {"L2Prefetch": 4}, "radix_core: L2Prefetch"),
+    ("radix_core", {"StallInject": 2}, "radix_core: StallInject is 0 or 1"),
     ("common_skid_buffer", {"Width": 0}, "common_skid_buffer: Width must be >= 1"),
     ("common_fifo_sync", {"Depth": 1}, "common_fifo_sync: Depth must be >= 2"),
     ("fsm_csr", {"AddrW": 7}, "fsm_csr: AddrW too small"),
