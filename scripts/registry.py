@@ -410,6 +410,19 @@ TESTS: dict[str, SimTest] = {
             module="radix_stall_inject",
         ),
         _entry(
+            "radix_overlap",
+            "RadixOverlapTest",
+            "Random mix on the overlapped core (Overlap = 1): the next MATCH or INSERT "
+            "walks while the previous one commits; answers unchanged, walks must overlap",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters={**_RADIX_PARAMS, "Overlap": 1},
+            sims=VERILATOR,
+            env={"N_OPS": "4000"},
+            ci_env={"N_OPS": "400"},
+        ),
+        _entry(
             "radix_insert_split",
             "RadixInsertSplitTest",
             "Inserts/matches on a 2-token alphabet: splits at every offset",
@@ -519,6 +532,20 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"N_ROUNDS": "400"},
             ci_env={"N_ROUNDS": "200"},
+        ),
+        _entry(
+            "radix_concurrent_overlap",
+            "RadixConcurrentOverlapTest",
+            "radix_concurrent on the overlapped core (Overlap = 1): answers unchanged, and "
+            "a commit's broadcast must have hit a walk that then ran again",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters={**_RADIX_PARAMS, "Overlap": 1},
+            sims=SIMULATORS,
+            env={"N_ROUNDS": "400"},
+            ci_env={"N_ROUNDS": "200"},
+            module="radix_concurrent",
         ),
         _entry(
             "radix_csr",

@@ -72,6 +72,11 @@ module radix_core #(
   // cycles, as a busy commit stage would, so the hold paths run while the stages
   // are still serial. 0 in every build (synthesis then drops the generator).
   parameter int StallInject = 0,
+  // 1: the next MATCH or INSERT walks while the previous one decides, commits and
+  // answers (docs/radix-concurrency.md, "The overlap"); a read signature flags a
+  // walk that read what that commit wrote, and the walk runs again. On-chip builds
+  // only (L2 = 0) for now. 0: one command at a time.
+  parameter int Overlap     = 0,
   // AXI ID width of m_axi; derived, do not override.
   parameter int L2IdW       = radix_pkg::L1_IDW + 4
 ) (
@@ -217,6 +222,8 @@ module radix_core #(
   `COMMON_PARAM_CHECK(g_bad_pf, L2Prefetch >= 0 && L2Prefetch <= 3, "radix_core: L2Prefetch")
   `COMMON_PARAM_CHECK(g_bad_inject, StallInject == 0 || StallInject == 1,
                       "radix_core: StallInject is 0 or 1")
+  `COMMON_PARAM_CHECK(g_bad_overlap, Overlap == 0 || (Overlap == 1 && L2 == 0),
+                      "radix_core: Overlap is 0, or 1 with L2 = 0")
 
   // Node word: {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, valid}
   localparam int O_VALID  = 0;
@@ -265,7 +272,7 @@ module radix_core #(
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
     S_INIT, S_INIT_WAIT, S_HDR, S_WALK,
-    S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
+    S_DECIDE, S_D_TAIL, S_D_TAIL_IX, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
     S_C_SPLIT, S_C_SPLIT_W, S_C_SPLIT_IX1, S_C_SPLIT_IX2,
     S_C_LEAF, S_C_LEAF_LINES, S_C_LEAF_IX, S_C_LEAF_W, S_C_LEAF_PAR,
@@ -279,9 +286,16 @@ module radix_core #(
   // The walk stage of a MATCH or INSERT is a state machine of its own: the
   // sequencer starts it from S_HDR and waits in S_WALK for its hand-over (wk_done),
   // then decides and commits (docs/radix-concurrency.md, step 2a).
-  typedef enum logic [2:0] {W_IDLE, W_START, W_WAITPF, W_CMP, W_DRAIN} walk_e;
+  // W_DONE: the walk is over but the sequencer still commits the previous command
+  // (Overlap); the walk's results wait there for the hand-over.
+  typedef enum logic [2:0] {W_IDLE, W_START, W_WAITPF, W_CMP, W_DRAIN, W_DONE} walk_e;
   walk_e  ws_q;
-  logic   wk_done;
+  logic   wk_done, walk_end, replay_go, odispatch;
+  // Overlap bookkeeping: the walk started while a commit ran (wk_ovl_q; its copy
+  // for the commit side, cm_ovl_q); the sequencer holds a MATCH or INSERT past its
+  // hand-over (cm_busy_q); the commit is between a child-index write and the node
+  // word it leads to (cm_win_q); a broadcast hit the walk's signature (cf_q).
+  logic   wk_ovl_q, cm_ovl_q, cm_busy_q, cm_win_q, cf_q;
   logic   adv;   // the core advances this cycle (see "L2 tier")
   // L2 faults: a cache that saw an error response or a timeout raises its sticky
   // fault. A command working on the tables then is killed: the streamer, leaf
@@ -865,7 +879,9 @@ module radix_core #(
         st_evict_q  <= 1'b0;
         st_flow_ok_q <= 1'b0;
       end else begin
-        if (state_q == S_HDR) st_wpos_q <= '0;
+        // Rows restart with each command: a walk's at its start, an EVICT's at S_HDR
+        // (not while a walk dispatched during the previous commit waits there).
+        if ((state_q == S_HDR && ws_q == W_IDLE) || ws_q == W_START) st_wpos_q <= '0;
         // issue pipeline
         sp_v_q     <= RamLat'({sp_v_q, st_issue});
         sp_first_q <= RamLat'({sp_first_q, st_issue_q == '0});
@@ -1158,8 +1174,19 @@ module radix_core #(
   logic fits;
   logic [StashW+1:0] st_need;
   assign walking  = (ws_q == W_WAITPF) || (ws_q == W_CMP) || (ws_q == W_DRAIN);
-  assign wk_done  = (ws_q == W_START && wk_n_q == '0) || (ws_q == W_DRAIN && !pf_busy);
+  // The walk hands over when the sequencer waits for it (S_WALK) and the previous
+  // commit's broadcasts have all been answered; a walk one of them hit runs again
+  // instead (replay_go), from the root, with nothing left uncommitted before it.
+  logic bc_busy;
+  assign walk_end  = (ws_q == W_START && wk_n_q == '0) || (ws_q == W_DRAIN && !pf_busy) ||
+                     (ws_q == W_DONE);
+  assign wk_done   = walk_end && state_q == S_WALK && !bc_busy && !cf_q;
+  assign replay_go = walk_end && state_q == S_WALK && !bc_busy && cf_q;
   assign ix_ready = ix_idle && !ix_valid;
+  // The commit stage takes the child index only while the walker has no lookup whose
+  // answer it has yet to take (PF_LWAIT reads the index's outputs when it goes on).
+  logic ix_ok, seq_ix_want;
+  assign ix_ok = ix_ready && pf_state_q != PF_LWAIT;
 
   // ---------------------------------------------------------------- port arbitration
   // The walk stage (walker, line streamer) and the commit stage (sequencer, leaf
@@ -1202,11 +1229,125 @@ module radix_core #(
   assign st_hold = lw_q_re || seq_q_re_q || seq_li_re_q || inj_st;
   assign nr_hold = nd_re || inj_nr;
   assign nr_go   = nr_v_q[0] && !nr_hold;
-  assign pf_hold = !ix_ready || inj_pf;
+  // The walker's lookup also waits while the commit stage asks for the index, and
+  // while the commit is between a child-index write and the node word that entry
+  // leads to, so a walk never reads an entry whose node is not written yet.
+  always_comb begin
+    unique case (state_q)
+      S_D_TAIL:       seq_ix_want = fn_any_q;
+      S_D_TAIL_IX, S_C_SPLIT, S_C_SPLIT_IX1, S_E_VICTIM: seq_ix_want = 1'b1;
+      S_D_PROBE2:     seq_ix_want = need_leaf_q;
+      S_C_LEAF_LINES: seq_ix_want = !lw_active_q && !lw_start;
+      default:        seq_ix_want = 1'b0;
+    endcase
+  end
+  assign pf_hold = !ix_ready || inj_pf || seq_ix_want || cm_win_q;
   assign eq_pop   = (eq_cnt_q != '0) &&
                     ((ws_q == W_WAITPF) ||
                      (ws_q == W_CMP && st_done_q && !st_start &&
                       st_mis_q >= (LenW + 1)'(c_len_q) && c_len_q != rem_q));
+
+  // ---------------------------------------------------------------- read signature
+  // Overlap: the walk adds what it reads to a Bloom signature (radix_read_sig, one
+  // context); the commit before it, once all its table writes are issued
+  // (S_C_RESULT), broadcasts what it wrote, one key per cycle. A hit sets cf_q and
+  // the walk runs again at its hand-over. Keys: [31:30] the kind, [29:0] its operand.
+  // Kind 0, a child-index entry: the walker's lookup of (ns, parent, page) reads it,
+  // a new leaf or a split's upper node writes one; the operand folds the entry's key.
+  // Kind 1, a node: the walker's lookup that finds it goes on to read its word (the
+  // split rewrites the cut node's word and gives its parent's entry to the new upper
+  // node; a new leaf's and a new upper node's words are written after their entries).
+  // Adds go in the cycle the lookup is issued and the cycle its hit is taken; every
+  // key a commit writes is written before S_C_RESULT, more than RamLat cycles before
+  // its broadcast, so a read issued before the write has added its key by then.
+  localparam int SigInW = 8 + NodeW + PageBits;
+  localparam int BcN    = 5;
+  function automatic logic [29:0] sig_fold(input logic [7:0] ns, input logic [NodeW-1:0] par,
+                                           input logic [PageBits-1:0] pg);
+    logic [SigInW-1:0] v;
+    v = {pg, par, ns};
+    sig_fold = '0;
+    for (int i = 0; i < SigInW; i += 30) sig_fold = sig_fold ^ 30'(v >> i);
+  endfunction
+  logic             sig_add_lk, sig_add_hit, sig_clr, sig_add, sig_bc, sig_hit;
+  logic [31:0]      sig_add_key;
+  logic [BcN-1:0]   bc_v_q, bc_split_q;   // keys still to broadcast; from a split
+  logic [31:0]      bc_key_q [BcN];
+  logic [1:0]       bc_p_q, bc_ps_q;      // broadcasts of the last two cycles; from a split
+  assign sig_add_lk  = !pf_clear && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !pf_hold;
+  assign sig_add_hit = !pf_clear && pf_state_q == PF_LWAIT && ix_ready &&
+                       nr_v_q[RamLat-1:0] == '0 && ix_hit;
+  assign sig_clr     = adv && ws_q == W_START;
+  assign sig_add     = adv && (sig_add_lk || sig_add_hit);
+  assign sig_add_key = sig_add_lk
+                       ? {2'd0, sig_fold(wk_ns_q, pf_par_q, pg_rdata[32*pf_pos_q[3:0] +: PageBits])}
+                       : {2'd1, 30'(ix_child)};
+  assign sig_bc      = adv && bc_v_q[0] && ws_q != W_IDLE;
+  assign bc_busy     = (bc_v_q != '0) || (bc_p_q != '0);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      bc_v_q  <= '0;
+      bc_p_q  <= '0;
+      bc_ps_q <= '0;
+    end else if (adv) begin
+      bc_p_q  <= {bc_p_q[0], sig_bc};
+      bc_ps_q <= {bc_ps_q[0], bc_split_q[0]};
+      if (Overlap != 0 && state_q == S_C_RESULT) begin
+        bc_v_q      <= {need_leaf_q, need_leaf_q, {3{need_split_q}}};
+        bc_split_q  <= 5'b00111;
+        bc_key_q[0] <= {2'd1, 30'(cm_cand_q)};
+        bc_key_q[1] <= {2'd1, 30'(new_up_q)};
+        bc_key_q[2] <= {2'd0, sig_fold(ns_q, new_up_q, tail_page_q)};
+        bc_key_q[3] <= {2'd0, sig_fold(ns_q, cm_node_q, cm_page_q)};
+        bc_key_q[4] <= {2'd1, 30'(new_leaf_q)};
+      end else begin
+        bc_v_q     <= bc_v_q >> 1;
+        bc_split_q <= bc_split_q >> 1;
+        for (int i = 0; i < BcN - 1; i++) bc_key_q[i] <= bc_key_q[i + 1];
+      end
+    end
+  end
+  if (Overlap != 0) begin : g_sig
+    logic [0:0] hit;
+    logic       sig_hit_v;
+    radix_read_sig #(.Ctx(1), .SigBits(256), .NumHash(3), .KeyW(32)) u_sig (
+      .clk_i, .rst_ni,
+      .clr_i (sig_clr), .clr_ctx_i (1'b0),
+      .add_i (sig_add), .add_ctx_i (1'b0), .add_key_i (sig_add_key),
+      .bc_i (sig_bc), .bc_key_i (bc_key_q[0]), .bc_mask_i (1'b1),
+      .hit_valid_o (sig_hit_v), .hit_o (hit));
+    assign sig_hit = sig_hit_v && hit[0];
+  end else begin : g_no_sig
+    logic unused_sig;
+    assign unused_sig = ^{sig_clr, sig_add, sig_add_key, sig_bc, bc_key_q[0]};
+    assign sig_hit    = 1'b0;
+  end
+
+  // Overlap counters: walks started while a commit ran, walks run again, broadcasts
+  // that hit a walk (by the writer: a split, a new leaf), cycles a finished walk
+  // waited for the commit stage, cycles the walker's lookup waited for it.
+  logic [31:0] ovl_walks_q, replays_q, hits_split_q, hits_leaf_q, wk_wait_q, ix_wait_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cf_q         <= 1'b0;
+      ovl_walks_q  <= '0;
+      replays_q    <= '0;
+      hits_split_q <= '0;
+      hits_leaf_q  <= '0;
+      wk_wait_q    <= '0;
+      ix_wait_q    <= '0;
+    end else if (adv) begin
+      if (replay_go || odispatch || ws_q == W_START) cf_q <= 1'b0;
+      if (sig_hit) cf_q <= 1'b1;
+      if (odispatch) ovl_walks_q <= ovl_walks_q + 1'b1;
+      if (replay_go) replays_q <= replays_q + 1'b1;
+      if (sig_hit && bc_ps_q[1]) hits_split_q <= hits_split_q + 1'b1;
+      if (sig_hit && !bc_ps_q[1]) hits_leaf_q <= hits_leaf_q + 1'b1;
+      if (ws_q == W_DONE) wk_wait_q <= wk_wait_q + 1'b1;
+      if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && ix_ready && (seq_ix_want || cm_win_q))
+        ix_wait_q <= ix_wait_q + 1'b1;
+    end
+  end
 
   // Room for the command's new nodes, lines and index entries (two entries in
   // one bucket need two free ways there, or the stash makes up the rest).
@@ -1242,12 +1383,18 @@ module radix_core #(
     if (!rst_ni) hdr_q <= 1'b0;
     else if (adv) hdr_q <= (state_q == S_HDR);
   end
-  assign dispatch = adv && (state_q == S_HDR) && hdr_q && d_valid_q;
+  assign dispatch = adv && (state_q == S_HDR) && hdr_q && d_valid_q && ws_q == W_IDLE;
   // The command dispatched goes to the walk stage: its decision and commit fields
   // are loaded at the hand-over, not here.
   logic hdr_walks;
   assign hdr_walks = (d_status_q == radix_pkg::ST_OK) && !l2_fault &&
                      (d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT);
+  // Overlap: the next MATCH or INSERT goes to the idle walk stage while the sequencer
+  // decides, commits and answers the previous one. Every other command waits for both
+  // stages (EVICT, RESET and SIZES read the whole tree; LOCK and UNLOCK walk up
+  // parent pointers a split moves).
+  assign odispatch = (Overlap != 0) && adv && cm_busy_q && ws_q == W_IDLE && d_valid_q &&
+                     hdr_walks && state_q != S_HDR && state_q != S_DECIDE;
 
   // The intake: header, its checks, then the payload (or, for a refused command, the
   // rest of its beats, drained); the whole command then waits in the descriptor.
@@ -1260,7 +1407,7 @@ module radix_core #(
       cm_bank_q   <= 2'd2;
       ahead_cnt_q <= '0;
     end else if (adv) begin
-      if (dispatch) begin
+      if (dispatch || odispatch) begin
         d_valid_q <= 1'b0;
         wk_bank_q <= in_bank_q;
         in_bank_q <= third_bank(in_bank_q, cm_bank_q);
@@ -1406,6 +1553,10 @@ module radix_core #(
         pa_cbank_q <= 1'b1;
         ob_wbank_q <= 1'b0;
         ob_rbank_q <= 1'b1;
+        wk_ovl_q   <= 1'b0;
+        cm_ovl_q   <= 1'b0;
+        cm_busy_q  <= 1'b0;
+        cm_win_q   <= 1'b0;
       end else if (kill) begin
         // The command in progress ends here with MEMORY. The fault rises in the tick
         // the failed read's (zero) data arrives, so nothing has used that data yet.
@@ -1427,6 +1578,7 @@ module radix_core #(
         early_q    <= 1'b0;
         ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
         out_settle_q <= 1'b0;
+        cm_win_q     <= 1'b0;
       end else begin
         if (ob_issue) begin
           ob_rd_q  <= ob_rd_q + 1'b1;
@@ -1548,16 +1700,20 @@ module radix_core #(
             rem_q    <= wk_n_q;
             depth_q  <= '0;
             split_q  <= '0;
+            walk_cycles_q <= '0;
+            walk_nodes_q  <= '0;
             // A MATCH that cannot be refused (a split would find a node slot and,
             // in the stash at worst, an index entry) streams its KV indices while
-            // it walks; otherwise they wait until the command has committed.
-            early_q  <= fn_any_q && (ix_stash_free != '0);
+            // it walks; otherwise they wait until the command has committed. Only
+            // a walk that started with the sequencer idle: the response is free
+            // and the free counts it reads are final.
+            early_q  <= !wk_ovl_q && fn_any_q && (ix_stash_free != '0);
             // An early MATCH's rows reach the response as the walk writes them.
-            if (wk_op_q == radix_pkg::OP_MATCH && fn_any_q && ix_stash_free != '0) begin
+            if (!wk_ovl_q && wk_op_q == radix_pkg::OP_MATCH && fn_any_q && ix_stash_free != '0) begin
               ob_rbank_q <= ob_wbank_q;
             end
             if (wk_n_q == '0) begin
-              ws_q    <= W_IDLE;   // hand-over (wk_done)
+              ws_q    <= wk_done ? W_IDLE : W_DONE;   // hand-over (wk_done)
             end else begin
               pf_go    <= 1'b1;
               pf_pos_q <= '0;
@@ -1606,10 +1762,30 @@ module radix_core #(
           // the index and the node table are used again.
           W_DRAIN: if (!pf_busy) begin
             pf_clear <= 1'b1;
-            ws_q     <= W_IDLE;   // hand-over (wk_done)
+            ws_q     <= wk_done ? W_IDLE : (replay_go ? W_START : W_DONE);   // hand-over (wk_done)
+          end
+          W_DONE: if (wk_done) begin
+            ws_q <= W_IDLE;
+          end else if (replay_go) begin
+            ws_q <= W_START;
           end
           default: ;
         endcase
+        // A replayed walk starts with the sequencer idle; a walk dispatched while a
+        // commit runs takes the command's walk-side fields here (the descriptor
+        // empties at the same edge).
+        if (replay_go) wk_ovl_q <= 1'b0;
+        if (odispatch) begin
+          wk_op_q    <= d_op_q;
+          wk_ns_q    <= d_ns_q;
+          wk_len_q   <= LenW'(d_arg_q);
+          wk_n_q     <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
+          wk_ovl_q   <= 1'b1;
+          ob_wbank_q <= !ob_rbank_q;
+          ws_q       <= W_START;
+        end
+        if (state_q == S_DECIDE) cm_busy_q <= 1'b1;
+        else if (state_q == S_HDR) cm_busy_q <= 1'b0;
         unique case (state_q)
           // -------------------------------------------------- initialisation
           // The free lists and the index clear themselves; the node table is
@@ -1654,8 +1830,22 @@ module radix_core #(
           // The next command, framing already checked by the intake (a refused one
           // has been drained and only answers). What a command reads of the core's
           // state (fault, counters, LRU head) is read here, not at intake.
-          S_HDR: if (d_valid_q && hdr_q) begin
+          // A MATCH or INSERT already walking (dispatched while the previous command
+          // committed): the response side is cleared for it, and it goes to the
+          // hand-over.
+          S_HDR: if (hdr_q && ws_q != W_IDLE) begin
+            trail_a_q  <= '0;
+            trail_b_q  <= '0;
+            trail_c_q  <= '0;
+            ob_rd_q    <= '0;
+            ob_rd1_q   <= 32'd1;
+            ob_rows_q  <= '0;
+            ob_final_q <= 1'b0;
+            got_ge_q   <= 1'b0;
+            state_q    <= S_WALK;
+          end else if (d_valid_q && hdr_q) begin
             wk_op_q   <= d_op_q;
+            wk_ovl_q  <= 1'b0;
             wk_ns_q   <= d_ns_q;
             wk_len_q  <= LenW'(d_arg_q);
             wk_n_q    <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
@@ -1727,6 +1917,7 @@ module radix_core #(
             n_q             <= wk_n_q;
             len_q           <= wk_len_q;
             status_q        <= radix_pkg::ST_OK;
+            cm_ovl_q        <= wk_ovl_q;
             cm_node_q       <= node_q;
             cm_pos_q        <= pos_q;
             cm_depth_q      <= depth_q;
@@ -1777,21 +1968,32 @@ module radix_core #(
             if (!fn_any_q) begin
               status_q <= radix_pkg::ST_CAPACITY;
               state_q  <= S_TRAIL;
-            end else begin
+            end else if (ix_ok) begin
               ix_valid  <= 1'b1;
               ix_op     <= radix_pkg::IX_LOOKUP;
               ix_ns     <= ns_q;
               ix_parent <= fn_data;
               ix_page   <= li_rtok[32*tail_lane +: PageBits];
               state_q   <= S_D_PROBE1;
+            end else begin
+              state_q   <= S_D_TAIL_IX;   // the walker's lookup has the index
             end
+          end
+          // The same probe from the registered copies (the read data has moved on).
+          S_D_TAIL_IX: if (ix_ok) begin
+            ix_valid  <= 1'b1;
+            ix_op     <= radix_pkg::IX_LOOKUP;
+            ix_ns     <= ns_q;
+            ix_parent <= new_up_q;
+            ix_page   <= tail_page_q;
+            state_q   <= S_D_PROBE1;
           end
           S_D_PROBE1: if (ix_ready) begin
             probe_b1_q <= ix_bucket;
             probe_f1_q <= ix_free_ways;
             state_q    <= S_D_PROBE2;
           end
-          S_D_PROBE2: begin
+          S_D_PROBE2: if (ix_ok || !need_leaf_q) begin
             if (need_leaf_q) begin
               ix_valid  <= 1'b1;
               ix_op     <= radix_pkg::IX_LOOKUP;
@@ -1885,7 +2087,8 @@ module radix_core #(
           // -------------------------------------------------- commit: split
           // The upper part is a new node at slot new_up_q; the candidate keeps its
           // slot (and handle) and the tail.
-          S_C_SPLIT: begin
+          S_C_SPLIT: if (ix_ok) begin
+            cm_win_q <= 1'b1;
             fn_pop   <= 1'b1;
             nd_re    <= 1'b1;
             nd_raddr <= new_up_q;     // its generation survives
@@ -1908,7 +2111,7 @@ module radix_core #(
             splits_q <= splits_q + 1'b1;
             state_q  <= S_C_SPLIT_IX1;
           end
-          S_C_SPLIT_IX1: if (ix_ready) begin
+          S_C_SPLIT_IX1: if (ix_ok) begin
             ix_valid    <= 1'b1;
             ix_op       <= radix_pkg::IX_INSERT;
             ix_ns       <= ns_q;
@@ -1919,6 +2122,7 @@ module radix_core #(
             state_q     <= S_C_SPLIT_IX2;
           end
           S_C_SPLIT_IX2: if (ix_ready) begin
+            cm_win_q <= 1'b0;   // the cut node's word is written with its new entry
             nd_we    <= 1'b1;
             nd_waddr <= cm_cand_q;
             nd_wdata <= node_word(1'b1, cm_gen_q, ns_q, new_up_q, cm_split_line_q,
@@ -1945,7 +2149,8 @@ module radix_core #(
           end
           S_C_LEAF_LINES: begin
             new_leaf_q <= fn_data;
-            if (!lw_active_q && !lw_start) begin
+            if (!lw_active_q && !lw_start && ix_ok) begin
+              cm_win_q    <= 1'b1;
               ix_valid    <= 1'b1;
               ix_op       <= radix_pkg::IX_INSERT;
               ix_ns       <= ns_q;
@@ -1965,6 +2170,7 @@ module radix_core #(
             state_q   <= S_WAIT;
           end
           S_C_LEAF_W: begin
+            cm_win_q <= 1'b0;   // the new leaf's word is written
             nd_we    <= 1'b1;
             nd_waddr <= new_leaf_q;
             nd_wdata <= node_word(1'b1, r_gen, ns_q, cm_node_q, lw_head_q, 4'd0, leaf_len, '0,
@@ -2227,7 +2433,9 @@ module radix_core #(
 
           // -------------------------------------------------- response
           S_OUT: begin
-            if (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT) begin
+            // The result's word arrives in the first S_OUT cycle; the walk stage may
+            // read the node table after it.
+            if (!out_settle_q && (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT)) begin
               trail_b_q <= handle_of(result_q, r_gen);
             end
             // ob_more_q is a cycle late: leave only from the second S_OUT cycle.
@@ -2440,7 +2648,8 @@ module radix_core #(
 
   // ---------------------------------------------------------------- outputs
   // A command is accepted and not yet answered (the intake counts from its header).
-  assign busy_o           = (state_q != S_HDR) || d_valid_q || (in_state_q != I_HDR);
+  assign busy_o           = (state_q != S_HDR) || d_valid_q || (in_state_q != I_HDR) ||
+                            (ws_q != W_IDLE);
   assign intake_ahead_o   = ahead_cnt_q;
   assign init_done_o      = (state_q != S_INIT) && (state_q != S_INIT_WAIT);
   assign last_error_o     = last_error_q;
@@ -2489,6 +2698,24 @@ module radix_core #(
         inj_pf_cnt_q <= inj_pf_cnt_q + 1;
     end
   end
+  // Commit order: each command gets a number when it leaves the descriptor; the
+  // sequencer must take them one by one (at S_DECIDE if it walked, else at S_HDR).
+  logic [15:0] disp_id_q, wk_id_q, seq_id_q, tk_id;
+  logic        take;
+  // (A walk killed by an L2 fault is taken where it stands.)
+  assign take  = (state_q == S_DECIDE) || (state_q == S_WALK && kill) || (dispatch && !hdr_walks);
+  assign tk_id = (state_q == S_DECIDE || state_q == S_WALK) ? wk_id_q : disp_id_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      disp_id_q <= '0;
+      wk_id_q   <= '0;
+      seq_id_q  <= '1;
+    end else if (adv) begin
+      if (dispatch || odispatch) disp_id_q <= disp_id_q + 1'b1;
+      if ((dispatch && hdr_walks) || odispatch) wk_id_q <= disp_id_q;
+      if (take) seq_id_q <= tk_id;
+    end
+  end
   logic ho_q;   // the hand-over (S_DECIDE) ran in the previous tick
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) ho_q <= rst_ni && !kill && state_q == S_DECIDE;
@@ -2499,13 +2726,16 @@ module radix_core #(
     if (adv || !rst_ni) begin
       if (rst_ni && !l2_fault) begin
         if (ix_overflow) $fatal(1, "radix_core: child index insert without room");
-        // The edge length the walker took from the index is the node's own.
-        if (eq_push && (!r_valid || r_len != nr_len_q))
+        // The edge length the walker took from the index is the node's own (for a walk
+        // that ran alone: one that overlapped a commit may read an entry and a word on
+        // either side of a split, and the signature decides whether it runs again).
+        if (!wk_ovl_q && eq_push && (!r_valid || r_len != nr_len_q))
           $fatal(1, "radix_core: index entry length %0d != node %0d length %0d",
                  nr_len_q, nr_child_q, r_len);
         if (eq_cnt_q > 3'(EqDepth)) $fatal(1, "radix_core: edge queue overflow");
         // The streamer runs out of queued edges only where the walker found no child.
-        if (ws_q == W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy && !pf_miss_q)
+        if (!wk_ovl_q && ws_q == W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy &&
+            !pf_miss_q)
           $fatal(1, "radix_core: walk ran out of edges without a missing child");
         if (rsp_push && !rsp_ready) $fatal(1, "radix_core: response pushed into a full FIFO");
         // The intake never writes the bank the sequencer reads, nor fills a full descriptor.
@@ -2518,9 +2748,9 @@ module radix_core #(
         if (d_valid_q && in_state_q == I_CHECK)
           $fatal(1, "radix_core: intake took a header while the descriptor was full");
         if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
-        // The cut node's word read again at the decision equals the walk's copy while
-        // one command runs at a time.
-        if (state_q == S_D_TAIL &&
+        // The cut node's word read again at the decision equals the walk's copy when
+        // the walk ran alone.
+        if (state_q == S_D_TAIL && !cm_ovl_q &&
             {r_valid, r_head, r_off, r_len, r_lock, r_nchild, r_stamp, r_parent, r_hloc, r_gen} !=
             {1'b1, c_head_q, c_off_q, c_len_q, c_lock_q, c_nchild_q, c_stamp_q, c_parent_q,
              c_hloc_q, c_gen_q})
@@ -2540,16 +2770,30 @@ module radix_core #(
           $fatal(1, "radix_core: the walk writes output bank %0d, which the response reads",
                  ob_wbank_q);
         // Serial: the commit stage never takes a port in a cycle the walk stage asks
-        // for it (dropped when the stages overlap).
-        if ((st_issue_ok || (st_active_q && st_pre_q)) && (lw_q_re || seq_q_re_q || seq_li_re_q))
+        // for it.
+        if (Overlap == 0 && (st_issue_ok || (st_active_q && st_pre_q)) && (lw_q_re || seq_q_re_q || seq_li_re_q))
           $fatal(1, "radix_core: the streamer and the commit stage ask for a read port at once");
-        if (nr_v_q[0] && nd_re)
+        if (Overlap == 0 && nr_v_q[0] && nd_re)
           $fatal(1, "radix_core: the walker and the commit stage ask for the node table at once");
-        if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !ix_ready)
+        if (Overlap == 0 && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !ix_ready)
           $fatal(1, "radix_core: the walker finds the child index busy");
         // The walk never writes the path bank the commit reads.
         if (pa_wbank_q == pa_cbank_q) $fatal(1, "radix_core: walk and commit share path bank %0d",
                                              pa_wbank_q);
+        // Overlap: the walker and the commit stage never issue to the index in one
+        // cycle, and the walker never looks up while the commit is between an entry
+        // and its node's word.
+        if (sig_add_lk && ((seq_ix_want && ix_ok) || cm_win_q))
+          $fatal(1, "radix_core: the walker looks up while the commit stage has the index");
+        // Only a MATCH or INSERT walks beside a commit; EVICT, LOCK, UNLOCK and the
+        // init sweep run with the walk stage idle.
+        if (ws_q != W_IDLE && !(state_q == S_HDR || state_q == S_WALK || cm_busy_q))
+          $fatal(1, "radix_core: a walk runs beside state %0d", state_q);
+        if (odispatch && !(op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT))
+          $fatal(1, "radix_core: a walk dispatched beside opcode %0d", op_q);
+        // Commands reach the sequencer in dispatch order, each once.
+        if (take && tk_id != seq_id_q + 1'b1)
+          $fatal(1, "radix_core: command %0d taken after %0d", tk_id, seq_id_q);
         if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
           $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
       end

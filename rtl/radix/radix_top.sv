@@ -28,6 +28,9 @@ module radix_top #(
   // Verification only (radix_core): hold the walk stage's port requests in
   // pseudo-random cycles. 0 in every build.
   parameter int StallInject = 0,
+  // 1: the next MATCH or INSERT walks while the previous one commits (radix_core;
+  // on-chip builds only).
+  parameter int Overlap     = 0,
   parameter int L2IdW       = radix_pkg::L1_IDW + 4   // derived, do not override
 ) (
   input  wire logic             clk_i,
@@ -130,7 +133,8 @@ module radix_top #(
     .L1Ways      (L1Ways),
     .L2Timeout   (L2Timeout),
     .L2Prefetch  (L2Prefetch),
-    .StallInject (StallInject)
+    .StallInject (StallInject),
+    .Overlap     (Overlap)
   ) u_core (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

@@ -20,6 +20,7 @@ from cocotb.triggers import ClockCycles
 
 from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.common.config import env_int
+from uvm_env.radix.overlap import check_overlap
 from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_LOCK, OP_MATCH, OP_UNLOCK, ST_OK
 from uvm_env.radix.race_coverage import RACES, RaceTracker
 from uvm_env.radix.radix_base_test import RadixBaseTest
@@ -161,8 +162,7 @@ class RaceSeq(RadixBaseSeq):
         await self.do(op=OP_MATCH, ns=ns, tokens=k)
 
 
-@pyuvm.test()
-class RadixConcurrentTest(RadixBaseTest):
+class RadixConcurrentBase(RadixBaseTest):
     """The five races at the driver's full window, checked against the serial model."""
 
     async def body(self) -> None:
@@ -200,3 +200,18 @@ class RadixConcurrentTest(RadixBaseTest):
     async def snapshot(self, when: str) -> None:
         await self.env.drain()
         await self.check_csrs(when)
+
+
+@pyuvm.test()
+class RadixConcurrentTest(RadixConcurrentBase):
+    """The races on the one-walk-at-a-time core (Overlap = 0)."""
+
+
+@pyuvm.test()
+class RadixConcurrentOverlapTest(RadixConcurrentBase):
+    """The races on the overlapped core (Overlap = 1): answers still the serial
+    model's, and the races must have made a commit's broadcast hit a walk."""
+
+    async def body(self) -> None:
+        await super().body()
+        check_overlap(self, need_replay=True)
