@@ -333,6 +333,20 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_OPS": "60", "FAULT_ROUNDS": "1"},
         ),
         _entry(
+            "radix_l2_faults_overlap",
+            "RadixL2FaultsTest",
+            "radix_l2_faults on the overlapped core (Overlap = 1): a fault also stops the "
+            "walk dispatched beside the command it cuts short, which answers MEMORY",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters={**_RADIX_L2_FAULT_PARAMS, "Overlap": 1},
+            sims=VERILATOR,
+            module="radix_l2",
+            env={"N_OPS": "200", "FAULT_ROUNDS": "2"},
+            ci_env={"N_OPS": "60", "FAULT_ROUNDS": "1"},
+        ),
+        _entry(
             "radix_l2_flush",
             "RadixL2FlushTest",
             "L2 build: FLUSH at random moments under traffic; DDR image decoded at checkpoints",
@@ -421,6 +435,20 @@ TESTS: dict[str, SimTest] = {
             sims=VERILATOR,
             env={"N_OPS": "4000"},
             ci_env={"N_OPS": "400"},
+        ),
+        _entry(
+            "radix_overlap_l2",
+            "RadixOverlapTest",
+            "radix_overlap on the L2 build with 4-line caches: overlapped walks meet "
+            "frozen cycles",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters={**_RADIX_L2_SMALL_PARAMS, "Overlap": 1},
+            sims=VERILATOR,
+            env={"N_OPS": "2000"},
+            ci_env={"N_OPS": "300"},
+            module="radix_overlap",
         ),
         _entry(
             "radix_insert_split",

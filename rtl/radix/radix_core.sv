@@ -74,8 +74,8 @@ module radix_core #(
   parameter int StallInject = 0,
   // 1: the next MATCH or INSERT walks while the previous one decides, commits and
   // answers (docs/radix-concurrency.md, "The overlap"); a read signature flags a
-  // walk that read what that commit wrote, and the walk runs again. On-chip builds
-  // only (L2 = 0) for now. 0: one command at a time.
+  // walk that read what that commit wrote, and the walk runs again. 0: one command
+  // at a time.
   parameter int Overlap     = 0,
   // AXI ID width of m_axi; derived, do not override.
   parameter int L2IdW       = radix_pkg::L1_IDW + 4
@@ -222,8 +222,8 @@ module radix_core #(
   `COMMON_PARAM_CHECK(g_bad_pf, L2Prefetch >= 0 && L2Prefetch <= 3, "radix_core: L2Prefetch")
   `COMMON_PARAM_CHECK(g_bad_inject, StallInject == 0 || StallInject == 1,
                       "radix_core: StallInject is 0 or 1")
-  `COMMON_PARAM_CHECK(g_bad_overlap, Overlap == 0 || (Overlap == 1 && L2 == 0),
-                      "radix_core: Overlap is 0, or 1 with L2 = 0")
+  `COMMON_PARAM_CHECK(g_bad_overlap, Overlap == 0 || Overlap == 1,
+                      "radix_core: Overlap is 0 or 1")
 
   // Node word: {hloc, nchild, stamp, lock, len, off, head, parent, ns, gen, valid}
   localparam int O_VALID  = 0;
@@ -1285,13 +1285,18 @@ module radix_core #(
   assign sig_bc      = adv && bc_v_q[0] && ws_q != W_IDLE;
   assign bc_busy     = (bc_v_q != '0) || (bc_p_q != '0);
   always_ff @(posedge clk_i) begin
+    // The answers come two clock cycles after their broadcasts, frozen cycles or not:
+    // the two cycles' record runs on the clock.
     if (!rst_ni) begin
-      bc_v_q  <= '0;
       bc_p_q  <= '0;
       bc_ps_q <= '0;
-    end else if (adv) begin
+    end else begin
       bc_p_q  <= {bc_p_q[0], sig_bc};
-      bc_ps_q <= {bc_ps_q[0], bc_split_q[0]};
+      bc_ps_q <= {bc_ps_q[0], sig_bc && bc_split_q[0]};
+    end
+    if (!rst_ni) begin
+      bc_v_q  <= '0;
+    end else if (adv) begin
       if (Overlap != 0 && state_q == S_C_RESULT) begin
         bc_v_q      <= {need_leaf_q, need_leaf_q, {3{need_split_q}}};
         bc_split_q  <= 5'b00111;
@@ -1325,8 +1330,10 @@ module radix_core #(
 
   // Overlap counters: walks started while a commit ran, walks run again, broadcasts
   // that hit a walk (by the writer: a split, a new leaf), cycles a finished walk
-  // waited for the commit stage, cycles the walker's lookup waited for it.
+  // waited for the commit stage, cycles the walker's lookup waited for it, walks an
+  // L2 fault stopped beside the command it cut short.
   logic [31:0] ovl_walks_q, replays_q, hits_split_q, hits_leaf_q, wk_wait_q, ix_wait_q;
+  logic [31:0] ovl_killed_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cf_q         <= 1'b0;
@@ -1336,13 +1343,18 @@ module radix_core #(
       hits_leaf_q  <= '0;
       wk_wait_q    <= '0;
       ix_wait_q    <= '0;
-    end else if (adv) begin
-      if (replay_go || odispatch || ws_q == W_START) cf_q <= 1'b0;
+      ovl_killed_q <= '0;
+    end else begin
+      // An answer comes two clock cycles after its broadcast, frozen cycles or not.
+      if (adv && (replay_go || odispatch || ws_q == W_START)) cf_q <= 1'b0;
       if (sig_hit) cf_q <= 1'b1;
-      if (odispatch) ovl_walks_q <= ovl_walks_q + 1'b1;
-      if (replay_go) replays_q <= replays_q + 1'b1;
       if (sig_hit && bc_ps_q[1]) hits_split_q <= hits_split_q + 1'b1;
       if (sig_hit && !bc_ps_q[1]) hits_leaf_q <= hits_leaf_q + 1'b1;
+    end
+    if (rst_ni && adv) begin
+      if (odispatch) ovl_walks_q <= ovl_walks_q + 1'b1;
+      if (replay_go) replays_q <= replays_q + 1'b1;
+      if (kill && ws_q != W_IDLE && state_q != S_WALK) ovl_killed_q <= ovl_killed_q + 1'b1;
       if (ws_q == W_DONE) wk_wait_q <= wk_wait_q + 1'b1;
       if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && ix_ready && (seq_ix_want || cm_win_q))
         ix_wait_q <= ix_wait_q + 1'b1;
@@ -1561,7 +1573,9 @@ module radix_core #(
         // The command in progress ends here with MEMORY. The fault rises in the tick
         // the failed read's (zero) data arrives, so nothing has used that data yet.
         state_q    <= S_TRAIL;
-        ws_q       <= W_IDLE;
+        // A walk dispatched beside the killed commit stops where it is and answers
+        // MEMORY from S_HDR (its command has left the descriptor).
+        ws_q       <= (ws_q != W_IDLE && state_q != S_WALK) ? W_DONE : W_IDLE;
         status_q   <= radix_pkg::ST_MEMORY;
         // A command killed in its walk was never handed over: answer with its opcode.
         if (state_q == S_WALK) op_q <= wk_op_q;
@@ -1833,7 +1847,19 @@ module radix_core #(
           // A MATCH or INSERT already walking (dispatched while the previous command
           // committed): the response side is cleared for it, and it goes to the
           // hand-over.
-          S_HDR: if (hdr_q && ws_q != W_IDLE) begin
+          S_HDR: if (hdr_q && ws_q != W_IDLE && l2_fault) begin
+            op_q       <= wk_op_q;
+            status_q   <= radix_pkg::ST_MEMORY;
+            trail_a_q  <= '0;
+            trail_b_q  <= '0;
+            trail_c_q  <= '0;
+            ob_rd_q    <= '0;
+            ob_rd1_q   <= 32'd1;
+            ob_rows_q  <= '0;
+            ob_final_q <= 1'b0;
+            ws_q       <= W_IDLE;
+            state_q    <= S_TRAIL;
+          end else if (hdr_q && ws_q != W_IDLE) begin
             trail_a_q  <= '0;
             trail_b_q  <= '0;
             trail_c_q  <= '0;
