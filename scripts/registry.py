@@ -334,9 +334,9 @@ TESTS: dict[str, SimTest] = {
         ),
         _entry(
             "radix_l2_faults_overlap",
-            "RadixL2FaultsTest",
-            "radix_l2_faults on the overlapped core (Overlap = 1): a fault also stops the "
-            "walk dispatched beside the command it cuts short, which answers MEMORY",
+            "RadixL2FaultsOverlapTest",
+            "Read faults armed under pipelined walks on the overlapped core (Overlap = 1): "
+            "a fault also stops the walk beside the command it cuts short (MEMORY)",
             block="radix",
             top="radix_top",
             filelists=_RADIX,

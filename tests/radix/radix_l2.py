@@ -28,6 +28,7 @@ from uvm_env.radix.l2_coverage import (
     is_prefetch_read,
     op_class_of,
 )
+from uvm_env.radix.overlap import check_overlap
 from uvm_env.radix.protocol import (
     CSR,
     OP_EVICT,
@@ -80,6 +81,10 @@ class RadixL2FaultsTest(RadixRandomBase):
     """Every fault case in turn, in a random order: traffic, the fault, refusals, RESET."""
     mix = {**DEFAULT_MIX, "reset": 0}
     fault_phase = False
+    plan: tuple[tuple[str, str], ...] = ROUND_PLAN
+    # Commands in flight while a fault is armed: one, so the model knows whether the
+    # command it is armed at will be accepted (RadixL2FaultsOverlapTest: the full window).
+    arm_window = 1
 
     async def snapshot(self, when: str) -> None:
         # With a fault armed or raised the stored tree and the counters are void.
@@ -94,7 +99,7 @@ class RadixL2FaultsTest(RadixRandomBase):
         await self.make_sequence("warm", ops).start(env.seqr)
         # Each round arms its fault as a command of its op class is sent, one command
         # at a time, so every kind x op bin is aimed at, not left to chance.
-        rounds = [r for r in ROUND_PLAN for _ in range(env_int("FAULT_ROUNDS", 1))]
+        rounds = [r for r in self.plan for _ in range(env_int("FAULT_ROUNDS", 1))]
         rng.shuffle(rounds)
         for i, (case, op_class) in enumerate(rounds):
             # The command a fault meets is not always the one it was armed at (its
@@ -163,12 +168,12 @@ class RadixL2FaultsTest(RadixRandomBase):
             # One command at a time, so the model is the DUT's state and knows whether
             # this command will be accepted.
             if (op_class_of(cmd.op) == op_class and cmd.op in ARMED_OPS
-                    and sb.pred.refusal(cmd) == ST_OK):
+                    and (self.arm_window > 1 or sb.pred.refusal(cmd) == ST_OK)):
                 setattr(ddr, case, getattr(ddr, case) + 1)
                 driver.before_send = None
 
         self.fault_mark = len(ddr.injections)
-        window, driver.window, driver.before_send = driver.window, 1, arm
+        window, driver.window, driver.before_send = driver.window, self.arm_window, arm
         # A run of n_ops may hold no accepted command of the class (LOCK and UNLOCK
         # are rare and often refused), so more runs follow, up to ARM_RUNS of them.
         runs = 0
@@ -216,6 +221,24 @@ class RadixL2FaultsTest(RadixRandomBase):
         self.fault_phase = False
         await self.check_stored_tree(f"after an absorbed {case}")
         await self.l2_baseline()
+
+
+@pyuvm.test()
+class RadixL2FaultsOverlapTest(RadixL2FaultsTest):
+    """Read faults armed at a MATCH or INSERT under pipelined walks on the overlapped
+    core (Overlap = 1): a fault that cuts a command short while the next one walks
+    beside it must stop that walk too, and it answers MEMORY like every later one."""
+    mix = {**DEFAULT_MIX, "match": 45, "insert": 40, "reset": 0}
+    plan = (("fail_reads", "match"), ("fail_reads", "insert"), ("hang_reads", "match"),
+            ("fail_reads", "match"), ("fail_reads", "insert"))
+    arm_window = 8
+
+    async def body(self) -> None:
+        await super().body()
+        counts = check_overlap(self, need_replay=False)
+        self.env.scoreboard.check("a fault stopped a walk dispatched beside the command it "
+                                  "cut short", counts["walks stopped by a fault"] > 0,
+                                  f"counters {counts}")
 
 
 @pyuvm.test()
