@@ -16,6 +16,7 @@ from scripts import (
     bench_fsm_rtl,
     bench_radix_l2,
     bench_radix_model,
+    bench_radix_overlap,
     bench_radix_rtl,
     boards,
 )
@@ -33,6 +34,9 @@ def main() -> int:
     print("\n== radix controller, L2 build (tables in DDR, simulated cycles) ==")
     results["radix_l2"] = bench_radix_l2.run()
     print(bench_radix_l2.table(results["radix_l2"]))
+    print("\n== radix controller, walks in flight (ecommerce_qa streams, simulated cycles) ==")
+    results["radix_overlap"] = bench_radix_overlap.run()
+    print(bench_radix_overlap.table(results["radix_overlap"]))
     print("\n== token-FSM validator RTL (simulated cycles) ==")
     results["fsm_rtl"] = bench_fsm_rtl.run()
     venv_python = bench_fsm_peers.sglang_venv()   # xgrammar and SGLang run in it

@@ -13,9 +13,8 @@ import dataclasses
 import json
 import math
 import statistics
-from pathlib import Path
 
-from scripts import registry
+from scripts import bench_common, registry
 from scripts.sim import BUILD_ROOT, run_one
 from uvm_env.radix.cycle_model import CLOCK_MHZ, SGLANG_US
 
@@ -123,14 +122,5 @@ def table(both: dict) -> str:
     return "\n".join(rows)
 
 
-def main() -> int:
-    s = run()
-    out = Path("build/bench/radix_l2.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(s, indent=1))
-    print(table(s))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(bench_common.main("radix_l2", run, table))

@@ -638,6 +638,19 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_REQUESTS": "8"},
         ),
         _entry(
+            "radix_stream_bench",
+            "RadixStreamBenchTest",
+            "ecommerce_qa MATCH and MATCH+INSERT streams back to back at the full window "
+            "(make bench: on chip and L2, Overlap 0 and 1)",
+            block="radix",
+            top="radix_top",
+            filelists=_RADIX,
+            parameters=_RADIX_BENCH_PARAMS,
+            sims=VERILATOR,
+            env={"N_REQUESTS": "32"},
+            ci_env={"N_REQUESTS": "6"},
+        ),
+        _entry(
             "radix_fanout",
             "RadixFanoutTest",
             "One node with 10,000 children: first, last, absent child; O(1) lookup",

@@ -122,6 +122,14 @@ module radix_core #(
   output logic          [31:0] free_lines_o,
   output logic          [31:0] evict_skips_o,
   output logic          [31:0] intake_ahead_o, // commands taken in while another executed
+  // Overlap: walks beside a commit, replays, broadcast hits (split, new leaf), cycles a
+  // finished walk and the walker's lookup waited for the commit stage
+  output logic          [31:0] ovl_walks_o,
+  output logic          [31:0] replays_o,
+  output logic          [31:0] conflicts_split_o,
+  output logic          [31:0] conflicts_leaf_o,
+  output logic          [31:0] walk_wait_o,
+  output logic          [31:0] lookup_wait_o,
 
   // L2 tier; with L2 = 0 the master is idle, flushes complete at once, no fault.
   input  wire logic [63:0]      l2_base_i,        // DDR byte address of the region, 4 KiB aligned
@@ -2701,6 +2709,12 @@ module radix_core #(
   assign stash_free_o     = 32'(ix_stash_free);
   assign free_lines_o     = 32'(fl_count);
   assign evict_skips_o    = skips_q;
+  assign ovl_walks_o = ovl_walks_q;
+  assign replays_o = replays_q;
+  assign conflicts_split_o = hits_split_q;
+  assign conflicts_leaf_o = hits_leaf_q;
+  assign walk_wait_o = wk_wait_q;
+  assign lookup_wait_o = ix_wait_q;
 
 
   // Stream protocol on both ports (valid held, payload stable while stalled, no X).

@@ -21,7 +21,8 @@ module radix_csr #(
   parameter int HashBuckets = 256,
   parameter int HashWays    = 4,
   parameter int StashDepth  = 4,
-  parameter int L2          = 0
+  parameter int L2          = 0,
+  parameter int Overlap     = 0
 ) (
   input  wire logic             clk_i,
   input  wire logic             rst_ni,
@@ -72,6 +73,13 @@ module radix_csr #(
   input  wire logic [31:0]      free_lines_i,
   input  wire logic [31:0]      evict_skips_i,
   input  wire logic [31:0]      intake_ahead_i,
+  // radix_core's walk/commit overlap counters
+  input  wire logic [31:0]      ovl_walks_i,
+  input  wire logic [31:0]      replays_i,
+  input  wire logic [31:0]      conflicts_split_i,
+  input  wire logic [31:0]      conflicts_leaf_i,
+  input  wire logic [31:0]      walk_wait_i,
+  input  wire logic [31:0]      lookup_wait_i,
   // radix_occupancy: commands in flight, their maximum, the histogram (bin b at 32 b)
   input  wire logic [31:0]      in_flight_i,
   input  wire logic [31:0]      in_flight_max_i,
@@ -95,9 +103,9 @@ module radix_csr #(
 );
 
   `COMMON_PARAM_CHECK(g_bad_addr, (1 << AddrW) >= 4 * radix_pkg::CSR_WORDS, "radix_csr: AddrW too small")
-  // The histogram array closes the register map: its length is the generated map's.
+  // The histogram array ends where the next register starts: its length is the map's.
   `COMMON_PARAM_CHECK(g_bad_bins, radix_pkg::CSR_IN_FLIGHT_HIST_BASE + radix_pkg::IN_FLIGHT_BINS
-                      == radix_pkg::CSR_WORDS, "radix_csr: IN_FLIGHT_BINS vs the register map")
+                      == radix_pkg::CSR_OVERLAP, "radix_csr: IN_FLIGHT_BINS vs the register map")
 
   localparam logic [1:0] RESP_OKAY   = 2'b00;
   localparam logic [1:0] RESP_SLVERR = 2'b10;
@@ -213,6 +221,13 @@ module radix_csr #(
       radix_pkg::CSR_INTAKE_AHEAD:   rd_value = intake_ahead_i;
       radix_pkg::CSR_IN_FLIGHT:      rd_value = in_flight_i;
       radix_pkg::CSR_IN_FLIGHT_MAX:  rd_value = in_flight_max_i;
+      radix_pkg::CSR_OVERLAP:        rd_value = 32'(Overlap);
+      radix_pkg::CSR_OVL_WALKS:      rd_value = ovl_walks_i;
+      radix_pkg::CSR_REPLAYS:        rd_value = replays_i;
+      radix_pkg::CSR_CONFLICTS_SPLIT: rd_value = conflicts_split_i;
+      radix_pkg::CSR_CONFLICTS_LEAF: rd_value = conflicts_leaf_i;
+      radix_pkg::CSR_WALK_WAIT_CYCLES: rd_value = walk_wait_i;
+      radix_pkg::CSR_LOOKUP_WAIT_CYCLES: rd_value = lookup_wait_i;
       default: begin
         rd_value  = hist_word[31:0];
         rd_mapped = hist_word[32];

@@ -77,8 +77,15 @@ package radix_pkg;
   localparam int CSR_INTAKE_AHEAD        = 44;  // RO: commands whose header was taken while an earlier command executed (kept across RESET)
   localparam int CSR_IN_FLIGHT           = 45;  // RO: commands accepted and not yet answered (first command beat taken, response TLAST not yet taken)
   localparam int CSR_IN_FLIGHT_MAX       = 46;  // RO: the largest IN_FLIGHT since reset (kept across RESET)
+  localparam int CSR_OVERLAP             = 55;  // RO: parameter: 1 if the next MATCH/INSERT walks while the previous one commits
+  localparam int CSR_OVL_WALKS           = 56;  // RO: walks dispatched while an earlier command committed (kept across RESET)
+  localparam int CSR_REPLAYS             = 57;  // RO: walks run again because a commit wrote what they read (kept across RESET)
+  localparam int CSR_CONFLICTS_SPLIT     = 58;  // RO: a split's broadcast keys that hit a walk's read signature (kept across RESET)
+  localparam int CSR_CONFLICTS_LEAF      = 59;  // RO: a new leaf's broadcast keys that hit a walk's read signature (kept across RESET)
+  localparam int CSR_WALK_WAIT_CYCLES    = 60;  // RO: cycles a finished walk waited for the commit stage (kept across RESET)
+  localparam int CSR_LOOKUP_WAIT_CYCLES  = 61;  // RO: cycles the walker's child lookup waited for the commit stage (kept across RESET)
   localparam int CSR_IN_FLIGHT_HIST_BASE = 47;  // first of an array
-  localparam int CSR_WORDS               = 55;
+  localparam int CSR_WORDS               = 62;
   localparam logic [31:0] RADIX_ID = 32'h5244_0002;
   // END GENERATED
 

@@ -109,6 +109,7 @@ module radix_top #(
   logic [31:0] inserts, inserted, splits, evicted_nodes, evicted_tokens, errors, busy_cycles;
   logic [31:0] walk_cycles, walk_nodes, index_used, stash_free, free_lines, evict_skips;
   logic [31:0] intake_ahead;
+  logic [31:0] ovl_walks, replays, conflicts_split, conflicts_leaf, walk_wait, lookup_wait;
   logic [15:0] in_flight, in_flight_max;
   logic [radix_pkg::IN_FLIGHT_BINS*32-1:0] in_flight_hist;
 
@@ -172,6 +173,12 @@ module radix_top #(
     .free_lines_o     (free_lines),
     .evict_skips_o    (evict_skips),
     .intake_ahead_o   (intake_ahead),
+    .ovl_walks_o (ovl_walks),
+    .replays_o (replays),
+    .conflicts_split_o (conflicts_split),
+    .conflicts_leaf_o (conflicts_leaf),
+    .walk_wait_o (walk_wait),
+    .lookup_wait_o (lookup_wait),
     .l2_base_i        (l2_base),
     .l2_flush_i       (l2_flush),
     .l2_clear_i       (1'b0),
@@ -219,7 +226,8 @@ module radix_top #(
     .HashBuckets (HashBuckets),
     .HashWays    (HashWays),
     .StashDepth  (StashDepth),
-    .L2          (L2)
+    .L2          (L2),
+    .Overlap     (Overlap)
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -266,6 +274,12 @@ module radix_top #(
     .free_lines_i     (free_lines),
     .evict_skips_i    (evict_skips),
     .intake_ahead_i   (intake_ahead),
+    .ovl_walks_i (ovl_walks),
+    .replays_i (replays),
+    .conflicts_split_i (conflicts_split),
+    .conflicts_leaf_i (conflicts_leaf),
+    .walk_wait_i (walk_wait),
+    .lookup_wait_i (lookup_wait),
     .in_flight_i      (32'(in_flight)),
     .in_flight_max_i  (32'(in_flight_max)),
     .in_flight_hist_i (in_flight_hist),

@@ -86,10 +86,7 @@ class AnchorSeq(RadixBaseSeq):
 @pyuvm.test()
 class RadixBenchTest(RadixBaseTest):
     def make_config(self):  # noqa: ANN201 - same type as the base
-        cfg = super().make_config()
-        cfg.p_idle = cfg.p_stall = 0.0   # measure the core, not the testbench's pauses
-        cfg.timeout_us *= 4
-        return cfg
+        return self.bench_config(4)
 
     async def body(self) -> None:
         self.records: list[dict] = []

@@ -214,4 +214,4 @@ class RadixConcurrentOverlapTest(RadixConcurrentBase):
 
     async def body(self) -> None:
         await super().body()
-        check_overlap(self, need_replay=True)
+        await check_overlap(self, need_replay=True)

@@ -235,7 +235,7 @@ class RadixL2FaultsOverlapTest(RadixL2FaultsTest):
 
     async def body(self) -> None:
         await super().body()
-        counts = check_overlap(self, need_replay=False)
+        counts = await check_overlap(self, need_replay=False)
         self.env.scoreboard.check("a fault stopped a walk dispatched beside the command it "
                                   "cut short", counts["walks stopped by a fault"] > 0,
                                   f"counters {counts}")

@@ -23,4 +23,4 @@ class RadixOverlapTest(RadixRandomBase):
 
     async def body(self) -> None:
         await super().body()
-        check_overlap(self, need_replay=False)
+        await check_overlap(self, need_replay=False)

@@ -69,7 +69,7 @@ MODULES = {
                {"Depth": 4, "First": 1}),
         Module("radix_child_index", RADIX[:-1] + ("rtl/radix/radix_child_index.sv",),
                {"HashBuckets": 2, "HashWays": 8, "StashDepth": 16}),
-        Module("radix_core", (*RADIX, "rtl/radix/radix_core.sv"),
+        Module("radix_core", (*RADIX, "rtl/radix/radix_read_sig.sv", "rtl/radix/radix_core.sv"),
                {"NodeCap": 8, "TokenCap": 64, "MaxLen": 16, "PageSize": 16, "NumNs": 256,
                 "HashBuckets": 2, "RamLat": 4, "RspDepth": 4}),
     )
@@ -104,6 +104,7 @@ ILLEGAL = [
     ("radix_core", {"L2IdW": 5}, "radix_core: L2IdW is derived"),
     ("radix_core", {"L2Prefetch": 4}, "radix_core: L2Prefetch"),
     ("radix_core", {"StallInject": 2}, "radix_core: StallInject is 0 or 1"),
+    ("radix_core", {"Overlap": 2}, "radix_core: Overlap is 0 or 1"),
     ("common_skid_buffer", {"Width": 0}, "common_skid_buffer: Width must be >= 1"),
     ("common_fifo_sync", {"Depth": 1}, "common_fifo_sync: Depth must be >= 2"),
     ("fsm_csr", {"AddrW": 7}, "fsm_csr: AddrW too small"),

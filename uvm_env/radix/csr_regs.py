@@ -177,10 +177,31 @@ BLOCK = RegBlock('radix', 'radix_pkg', 64, (
     Register('IN_FLIGHT_HIST7', 54, (
         RegField('VALUE', 0, 32, 'RO', 0, ''),
     ), 'IN_FLIGHT_HIST<b>: cycles with IN_FLIGHT in (2**(b-1), 2**b] (b = 0: exactly 1; b = 7: over 64), two cycles late (kept across RESET)', volatile="follows the command stream's timing", counter=True, element=7),
+    Register('OVERLAP', 55, (
+        RegField('VALUE', 0, 32, 'RO', 'Overlap', ''),
+    ), 'parameter: 1 if the next MATCH/INSERT walks while the previous one commits'),
+    Register('OVL_WALKS', 56, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'walks dispatched while an earlier command committed (kept across RESET)', volatile="follows the command stream's timing", counter=True),
+    Register('REPLAYS', 57, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'walks run again because a commit wrote what they read (kept across RESET)', volatile="follows the command stream's timing", counter=True),
+    Register('CONFLICTS_SPLIT', 58, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), "a split's broadcast keys that hit a walk's read signature (kept across RESET)", volatile="follows the command stream's timing", counter=True),
+    Register('CONFLICTS_LEAF', 59, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), "a new leaf's broadcast keys that hit a walk's read signature (kept across RESET)", volatile="follows the command stream's timing", counter=True),
+    Register('WALK_WAIT_CYCLES', 60, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), 'cycles a finished walk waited for the commit stage (kept across RESET)', volatile="follows the command stream's timing", counter=True),
+    Register('LOOKUP_WAIT_CYCLES', 61, (
+        RegField('VALUE', 0, 32, 'RO', 0, ''),
+    ), "cycles the walker's child lookup waited for the commit stage (kept across RESET)", volatile="follows the command stream's timing", counter=True),
 ), sv_aliases=(('IN_FLIGHT_HIST_BASE', 47),), id_const='RADIX_ID')
 
 # Word index of every named register (arrays: their base in the aliases below).
 CSR: dict[str, int] = {r.name: r.index for r in BLOCK.registers if r.element is None}
-CSR_WORDS = 55
+CSR_WORDS = 62
 CSR_IN_FLIGHT_HIST_BASE = 47
 RADIX_ID = 0x52440002

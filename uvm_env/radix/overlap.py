@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The walk/commit overlap's counters in radix_core (Overlap = 1), read by hierarchy:
-the tests that run the overlapped core fail unless the overlap (and, where the stimulus
-is built to collide, a replay) actually happened."""
+"""The walk/commit overlap's counters in radix_core (Overlap = 1), read by hierarchy
+and through their CSRs: the tests that run the overlapped core fail unless the overlap
+(and, where the stimulus is built to collide, a replay) actually happened."""
 
 from __future__ import annotations
 
@@ -17,6 +17,15 @@ COUNTERS = {
     "lookup waited for the commit (cycles)": "ix_wait_q",
     "walks stopped by a fault": "ovl_killed_q",
 }
+# counter name -> its CSR (the fault count has none)
+CSRS = {
+    "walks overlapped": "OVL_WALKS",
+    "replays": "REPLAYS",
+    "hits by a split": "CONFLICTS_SPLIT",
+    "hits by a new leaf": "CONFLICTS_LEAF",
+    "walk waited for the commit (cycles)": "WALK_WAIT_CYCLES",
+    "lookup waited for the commit (cycles)": "LOOKUP_WAIT_CYCLES",
+}
 
 
 def overlap_counters(dut: Any) -> dict[str, int]:
@@ -27,12 +36,16 @@ def overlap_counters(dut: Any) -> dict[str, int]:
     return {name: int(getattr(core, sig).value) for name, sig in COUNTERS.items()}
 
 
-def check_overlap(test: Any, need_replay: bool) -> dict[str, int]:
+async def check_overlap(test: Any, need_replay: bool) -> dict[str, int]:
     """Log the counters and fail unless walks overlapped commits (and, with
-    ``need_replay``, a broadcast hit a walk and it ran again)."""
+    ``need_replay``, a broadcast hit a walk and it ran again); the CSRs must read the
+    core's counters (called with nothing in flight, so neither moves)."""
     counts = overlap_counters(test.dut)
     test.logger.info("overlap: %s", counts)
     sb = test.env.scoreboard
+    csrs = {name: await test.env.read_csr(reg) for name, reg in CSRS.items()}
+    sb.compare("overlap CSRs", {name: counts[name] for name in CSRS}, csrs)
+    sb.check("CSR OVERLAP reads 1", await test.env.read_csr("OVERLAP") == 1)
     sb.check("a walk ran beside a commit", counts["walks overlapped"] > 0,
              "no MATCH or INSERT was dispatched while another committed")
     if need_replay:

@@ -35,6 +35,14 @@ class RadixBaseTest(BaseTest):
     def make_sequence(self) -> uvm_sequence:
         raise NotImplementedError
 
+    def bench_config(self, timeout_scale: int) -> BenchConfig:
+        """make_config for a bench: no idles or stalls from the testbench (the cycles
+        measure the core), and a timeout ``timeout_scale`` times the usual."""
+        cfg = RadixBaseTest.make_config(self)
+        cfg.p_idle = cfg.p_stall = 0.0
+        cfg.timeout_us *= timeout_scale
+        return cfg
+
     async def body(self) -> None:
         await self.make_sequence().start(self.env.seqr)
         await self.env.drain()

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Walks in flight (issue 15's sweep as far as it is built): radix_stream_bench's
+ecommerce_qa streams on the on-chip and L2 builds, one command at a time through the
+tables (Overlap = 0) and one walk beside one commit (Overlap = 1).
+
+K counts MATCH/INSERT walks in the pipeline at once. K = 1 and K = 2 are built; K = 4
+and K = 8 (several walk contexts) are not, and the table says so instead of a number.
+Cycles are exact simulation counts; the L2 build reads DDR at 60 cycles (pipelined).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from scripts import bench_common, registry
+from scripts.sim import BUILD_ROOT, run_one
+
+# The L2 build of the stream: radix_l2_bench's caches (1/16 of the node table) and DDR.
+L2_PARAMS = {"L2": 1, "L1Lines": 128, "L1Ways": 2}
+L2_ENV = {"L1_DDR_LAT": "60,60"}
+KS = (1, 2, 4, 8)
+BUILT_K = {1: 0, 2: 1}   # K -> Overlap
+
+
+def run(seed: int = 1, ci: bool = False) -> dict:
+    test = registry.TESTS["radix_stream_bench"]
+    out: dict = {}
+    for build, params, env in (("on_chip", {}, {}), ("l2", L2_PARAMS, L2_ENV)):
+        for k, overlap in BUILT_K.items():
+            variant = dataclasses.replace(
+                test, parameters={**test.parameters, **params, "Overlap": overlap},
+                env=registry._freeze(**{**test.env, **env}),
+                ci_env=registry._freeze(**{**test.ci_env, **env}))
+            res = run_one(variant, "verilator", seed,
+                          out_dir=BUILD_ROOT / "bench" / f"radix_stream_{build}_k{k}", ci=ci)
+            if not res.passed:
+                raise RuntimeError(f"radix_stream_bench ({build}, K={k}) failed; replay: "
+                                   f"{res.replay()}")
+            out[f"{build}_k{k}"] = json.loads((res.out_dir / "bench.json").read_text())
+    return out
+
+
+def table(s: dict) -> str:
+    first = next(iter(s.values()))
+    rows = [f"{first['workload']}: {first['match_stream']['commands']} MATCHes back to back, "
+            f"then {first['mixed_stream']['commands']} commands (MATCH the prompt, INSERT the "
+            f"sequence) back to back; driver window {first['window']}; cycles per command "
+            "(speed-up against K = 1 of the same build).", "",
+            "| build | K (walks in flight) | MATCH stream | MATCH + INSERT stream | "
+            "walks beside a commit | replays (hits: split, new leaf) |",
+            "|---|---|---|---|---|---|"]
+    for build, name in (("on_chip", "on chip"), ("l2", "L2, DDR 60 cycles")):
+        base = s.get(f"{build}_k1")
+        for k in KS:
+            r = s.get(f"{build}_k{k}")
+            if r is None:
+                rows.append(f"| {name} | {k} | not built (several walk contexts) | | | |")
+                continue
+            cells = []
+            for stream in ("match_stream", "mixed_stream"):
+                per = r[stream]["cycles_per_command"]
+                gain = base[stream]["cycles_per_command"] / per if base else 1.0
+                cells.append(f"{per} ({gain:.2f}x)")
+            c = {key: r["match_stream"]["counters"].get(key, 0) + r["mixed_stream"][
+                "counters"].get(key, 0) for key in r["mixed_stream"]["counters"]}
+            ovl = (f"{c['walks overlapped']}" if c else "-")
+            rep = (f"{c['replays']} ({c['hits by a split']}, {c['hits by a new leaf']})"
+                   if c else "-")
+            rows.append(f"| {name} | {k} | {cells[0]} | {cells[1]} | {ovl} | {rep} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    raise SystemExit(bench_common.main("radix_overlap", run, table))
