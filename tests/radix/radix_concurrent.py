@@ -20,7 +20,7 @@ from cocotb.triggers import ClockCycles
 
 from uvm_env.common.checkpoints import Checkpoints
 from uvm_env.common.config import env_int
-from uvm_env.radix.overlap import check_overlap
+from uvm_env.radix.overlap import check_overlap, start_coverage
 from uvm_env.radix.protocol import OP_EVICT, OP_INSERT, OP_LOCK, OP_MATCH, OP_UNLOCK, ST_OK
 from uvm_env.radix.race_coverage import RACES, RaceTracker
 from uvm_env.radix.radix_base_test import RadixBaseTest
@@ -213,5 +213,6 @@ class RadixConcurrentOverlapTest(RadixConcurrentBase):
     model's, and the races must have made a commit's broadcast hit a walk."""
 
     async def body(self) -> None:
+        cov = start_coverage(self)
         await super().body()
-        await check_overlap(self, need_replay=True)
+        await check_overlap(self, need_replay=True, cov=cov)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pyuvm
 
-from uvm_env.radix.overlap import check_overlap
+from uvm_env.radix.overlap import check_overlap, start_coverage
 from uvm_env.radix.random_test import RadixRandomBase
 
 
@@ -22,5 +22,6 @@ class RadixOverlapTest(RadixRandomBase):
     max_tokens = 48
 
     async def body(self) -> None:
+        cov = start_coverage(self)
         await super().body()
-        await check_overlap(self, need_replay=False)
+        await check_overlap(self, need_replay=False, cov=cov)

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import cocotb
+from cocotb.triggers import FallingEdge
+from cocotb_coverage.coverage import CoverCross, CoverPoint
+
+from uvm_env.radix.protocol import OP_MATCH
+
 # counter name -> radix_core register
 COUNTERS = {
     "walks overlapped": "ovl_walks_q",
@@ -36,10 +42,12 @@ def overlap_counters(dut: Any) -> dict[str, int]:
     return {name: int(getattr(core, sig).value) for name, sig in COUNTERS.items()}
 
 
-async def check_overlap(test: Any, need_replay: bool) -> dict[str, int]:
+async def check_overlap(test: Any, need_replay: bool,
+                        cov: OverlapCoverage | None = None) -> dict[str, int]:
     """Log the counters and fail unless walks overlapped commits (and, with
     ``need_replay``, a broadcast hit a walk and it ran again); the CSRs must read the
-    core's counters (called with nothing in flight, so neither moves)."""
+    core's counters (called with nothing in flight, so neither moves), and ``cov``'s
+    monitor must have seen every hit the core counted."""
     counts = overlap_counters(test.dut)
     test.logger.info("overlap: %s", counts)
     sb = test.env.scoreboard
@@ -52,5 +60,69 @@ async def check_overlap(test: Any, need_replay: bool) -> dict[str, int]:
         hits = counts["hits by a split"] + counts["hits by a new leaf"]
         sb.check("a commit's broadcast hit a walk, which ran again",
                  counts["replays"] > 0 and hits > 0, f"counters {counts}")
+    if cov is not None:
+        cov.task.cancel()
+        sb.check("the coverage monitor saw every hit the core counted",
+                 cov.hits == counts["hits by a split"] + counts["hits by a new leaf"],
+                 f"monitor {cov.hits}, counters {counts}")
     test.figures["overlap"] = counts
     return counts
+
+
+#: What wrote the key whose broadcast hit a walk: a split by a MATCH or an INSERT, or an
+#: INSERT's new leaf (a MATCH never adds a leaf).
+WRITERS = ("split by MATCH", "split by INSERT", "new leaf")
+WALK_OPS = ("MATCH", "INSERT")
+#: Commands accepted and not yet answered when the hit was taken (radix_occupancy's count):
+#: the committing command and the walking one, and maybe one more in the descriptor or
+#: the intake (with one walk beside one commit the intake's back-pressure allows no more).
+OCCUPANCY = ("2", "3+")
+
+
+def _occupancy(n: int) -> str:
+    return "2" if n <= 2 else "3+"
+
+
+class OverlapCoverage:
+    """Samples every broadcast that hit a walk in the DUT (radix_core.sig_hit): the
+    writer's kind crossed with the walking command's opcode and the commands in flight.
+    The conflicts the core detected, not the races the stimulus offered
+    (race_coverage.py measures those)."""
+
+    def __init__(self, dut: Any, prefix: str = "radix.overlap") -> None:
+        self.dut = dut
+        self.hits = 0
+
+        @CoverPoint(f"{prefix}.writer", xf=lambda w, op, occ: w, bins=list(WRITERS))
+        @CoverPoint(f"{prefix}.walk_op", xf=lambda w, op, occ: op, bins=list(WALK_OPS))
+        @CoverPoint(f"{prefix}.occupancy", xf=lambda w, op, occ: occ, bins=list(OCCUPANCY))
+        @CoverCross(f"{prefix}.conflict", items=[f"{prefix}.writer", f"{prefix}.walk_op"])
+        @CoverCross(f"{prefix}.conflict_x_occupancy",
+                    items=[f"{prefix}.writer", f"{prefix}.occupancy"])
+        def sample(writer: str, op: str, occ: str) -> None:
+            pass
+
+        self._sample = sample
+
+    async def run(self, clock: Any) -> None:
+        """Every cycle, between edges (registers settled), until killed."""
+        core, occ = self.dut.u_core, self.dut.u_occupancy
+        while True:
+            await FallingEdge(clock)
+            if not int(core.sig_hit.value):
+                continue
+            self.hits += 1
+            if int(core.bc_ps_q.value) >> 1 & 1:
+                writer = ("split by MATCH" if int(core.op_q.value) == OP_MATCH
+                          else "split by INSERT")
+            else:
+                writer = "new leaf"
+            op = "MATCH" if int(core.wk_op_q.value) == OP_MATCH else "INSERT"
+            self._sample(writer, op, _occupancy(int(occ.count_q.value)))
+
+
+def start_coverage(test: Any) -> OverlapCoverage:
+    """An OverlapCoverage sampling from now on (check_overlap stops it)."""
+    cov = OverlapCoverage(test.dut)
+    cov.task = cocotb.start_soon(cov.run(test.clock))
+    return cov
