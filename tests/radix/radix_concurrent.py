@@ -8,9 +8,10 @@ walks; a LOCK of a node an INSERT just split; the same new key inserted twice in
 The scoreboard is the serial model, as everywhere: the answers must be those of the
 commands run one by one in arrival order. uvm_env/radix/race_coverage.py measures, from
 the model's own read and write sets, which races reached the DUT with how many commands
-in flight: the stimulus a multi-walk core's conflict detection must face. The core of
-this round still runs one walk at a time (the intake loads the next command meanwhile),
-so the test checks ordering under collision traffic, not conflict detection yet."""
+in flight: the stimulus a multi-walk core's conflict detection must face.
+RadixConcurrentTest runs it on the one-walk-at-a-time core (ordering under collision
+traffic); RadixConcurrentOverlapTest (radix_concurrent_overlap) on the core with
+Overlap = 1, where a commit's broadcast must hit a walk that then runs again."""
 
 from __future__ import annotations
 
