@@ -280,14 +280,15 @@ module radix_core #(
   // ---------------------------------------------------------------- state
   typedef enum logic [5:0] {
     S_INIT, S_INIT_WAIT, S_HDR, S_WALK,
-    S_DECIDE, S_D_TAIL, S_D_TAIL_IX, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
+    S_DECIDE, S_D_TAIL, S_D_PROBE1, S_D_PROBE2, S_D_CHECK,
     S_C_STAMP, S_C_STAMP_W, S_C_MOVE1, S_C_MOVE2,
     S_C_SPLIT, S_C_SPLIT_W, S_C_SPLIT_IX1, S_C_SPLIT_IX2,
     S_C_LEAF, S_C_LEAF_LINES, S_C_LEAF_IX, S_C_LEAF_W, S_C_LEAF_PAR,
     S_C_APPEND, S_C_RESULT,
     S_E_FIND, S_E_FIND_N, S_E_VICTIM, S_E_STREAM, S_E_UNLINK,
     S_L_START, S_L_CHECK, S_L_APPLY,
-    S_OUT, S_TRAIL, S_WAIT, S_L2_CLEAR
+    S_OUT, S_TRAIL, S_WAIT, S_L2_CLEAR,
+    S_D_TAIL_IX   // last, so the other states keep their codes
   } state_e;
 
   state_e state_q, ret_q;
@@ -1191,10 +1192,13 @@ module radix_core #(
   assign wk_done   = walk_end && state_q == S_WALK && !bc_busy && !cf_q;
   assign replay_go = walk_end && state_q == S_WALK && !bc_busy && cf_q;
   assign ix_ready = ix_idle && !ix_valid;
-  // The commit stage takes the child index only while the walker has no lookup whose
-  // answer it has yet to take (PF_LWAIT reads the index's outputs when it goes on).
-  logic ix_ok, seq_ix_want;
-  assign ix_ok = ix_ready && pf_state_q != PF_LWAIT;
+  // The child index goes to the walker first: the commit stage takes it only when the
+  // walker neither issues a lookup this cycle nor has one whose answer it has yet to
+  // take (PF_LWAIT reads the index's outputs when it goes on). Walker first keeps the
+  // sequencer's state decode off the walker's issue path; the commit stage waits at
+  // most one lookup, since the walker's next one is a page read (RamLat + 1 cycles) away.
+  logic ix_ok, seq_ix_want, pf_issue;
+  assign ix_ok = ix_ready && pf_state_q != PF_LWAIT && !pf_issue;
 
   // ---------------------------------------------------------------- port arbitration
   // The walk stage (walker, line streamer) and the commit stage (sequencer, leaf
@@ -1237,9 +1241,9 @@ module radix_core #(
   assign st_hold = lw_q_re || seq_q_re_q || seq_li_re_q || inj_st;
   assign nr_hold = nd_re || inj_nr;
   assign nr_go   = nr_v_q[0] && !nr_hold;
-  // The walker's lookup also waits while the commit stage asks for the index, and
-  // while the commit is between a child-index write and the node word that entry
-  // leads to, so a walk never reads an entry whose node is not written yet.
+  // The walker's lookup waits while the commit is between a child-index write and the
+  // node word that entry leads to, so a walk never reads an entry whose node is not
+  // written yet. seq_ix_want (the commit stage asks for the index) is for the checks.
   always_comb begin
     unique case (state_q)
       S_D_TAIL:       seq_ix_want = fn_any_q;
@@ -1249,7 +1253,8 @@ module radix_core #(
       default:        seq_ix_want = 1'b0;
     endcase
   end
-  assign pf_hold = !ix_ready || inj_pf || seq_ix_want || cm_win_q;
+  assign pf_hold  = !ix_ready || inj_pf || cm_win_q;
+  assign pf_issue = !pf_clear && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !pf_hold;
   assign eq_pop   = (eq_cnt_q != '0) &&
                     ((ws_q == W_WAITPF) ||
                      (ws_q == W_CMP && st_done_q && !st_start &&
@@ -1282,7 +1287,9 @@ module radix_core #(
   logic [BcN-1:0]   bc_v_q, bc_split_q;   // keys still to broadcast; from a split
   logic [31:0]      bc_key_q [BcN];
   logic [1:0]       bc_p_q, bc_ps_q;      // broadcasts of the last two cycles; from a split
-  assign sig_add_lk  = !pf_clear && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !pf_hold;
+  // A held lookup adds its key in every cycle it waits: the same key, so no harm, and
+  // the hold stays off the signature's add path.
+  assign sig_add_lk  = !pf_clear && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1;
   assign sig_add_hit = !pf_clear && pf_state_q == PF_LWAIT && ix_ready &&
                        nr_v_q[RamLat-1:0] == '0 && ix_hit;
   assign sig_clr     = adv && ws_q == W_START;
@@ -1364,7 +1371,7 @@ module radix_core #(
       if (replay_go) replays_q <= replays_q + 1'b1;
       if (kill && ws_q != W_IDLE && state_q != S_WALK) ovl_killed_q <= ovl_killed_q + 1'b1;
       if (ws_q == W_DONE) wk_wait_q <= wk_wait_q + 1'b1;
-      if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && ix_ready && (seq_ix_want || cm_win_q))
+      if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && (!ix_ready || cm_win_q))
         ix_wait_q <= ix_wait_q + 1'b1;
     end
   end
@@ -1414,7 +1421,7 @@ module radix_core #(
   // stages (EVICT, RESET and SIZES read the whole tree; LOCK and UNLOCK walk up
   // parent pointers a split moves).
   assign odispatch = (Overlap != 0) && adv && cm_busy_q && ws_q == W_IDLE && d_valid_q &&
-                     hdr_walks && state_q != S_HDR && state_q != S_DECIDE;
+                     hdr_walks;
 
   // The intake: header, its checks, then the payload (or, for a refused command, the
   // rest of its beats, drained); the whole command then waits in the descriptor.
@@ -1806,8 +1813,10 @@ module radix_core #(
           ob_wbank_q <= !ob_rbank_q;
           ws_q       <= W_START;
         end
+        // From the tick after the hand-over to the response's last beat (S_TRAIL always
+        // leaves with trail_push), so the dispatch needs no decode of the state.
         if (state_q == S_DECIDE) cm_busy_q <= 1'b1;
-        else if (state_q == S_HDR) cm_busy_q <= 1'b0;
+        else if (trail_push) cm_busy_q <= 1'b0;
         unique case (state_q)
           // -------------------------------------------------- initialisation
           // The free lists and the index clear themselves; the node table is
@@ -2823,7 +2832,7 @@ module radix_core #(
         // Overlap: the walker and the commit stage never issue to the index in one
         // cycle, and the walker never looks up while the commit is between an entry
         // and its node's word.
-        if (sig_add_lk && ((seq_ix_want && ix_ok) || cm_win_q))
+        if (pf_issue && ((seq_ix_want && ix_ok) || cm_win_q))
           $fatal(1, "radix_core: the walker looks up while the commit stage has the index");
         // Only a MATCH or INSERT walks beside a commit; EVICT, LOCK, UNLOCK and the
         // init sweep run with the walk stage idle.
