@@ -20,8 +20,8 @@ def test_register_map():
     assert csr.pop("IN_FLIGHT_HIST_BASE") == csr_regs.CSR_IN_FLIGHT_HIST_BASE
     assert csr.pop("WORDS") == csr_regs.CSR_WORDS == len(csr_regs.BLOCK.registers)
     assert csr == protocol.CSR
-    # The histogram array is the map's last block, IN_FLIGHT_BINS registers long.
-    assert PKG["IN_FLIGHT_BINS"] == csr_regs.CSR_WORDS - csr_regs.CSR_IN_FLIGHT_HIST_BASE
+    # The histogram array is IN_FLIGHT_BINS registers long, up to the next register.
+    assert PKG["IN_FLIGHT_BINS"] == csr["OVERLAP"] - csr_regs.CSR_IN_FLIGHT_HIST_BASE
 
 
 def test_stream_geometry():
