@@ -314,7 +314,9 @@ module radix_core #(
   // tables; that RESET clears the caches (dropping their lines, which may be
   // stale) and re-initialises every table with generations restarting at 0, as
   // at power-on, since the DDR image may have lost writes.
-  logic   kill, l2_fault, clr_req_q, working;
+  // wkill: a fault while only the walk stage works (Overlap: the sequencer answering
+  // or idle); the walk stops as under a kill and answers MEMORY from S_HDR.
+  logic   kill, wkill, l2_fault, clr_req_q, working;
   logic [3:0] wait_q;
 
   // Command. MATCH and INSERT pass two stages (docs/radix-concurrency.md, step 2a):
@@ -874,7 +876,7 @@ module radix_core #(
 
   always_ff @(posedge clk_i) begin
     if (adv || !rst_ni) begin
-      if (!rst_ni || kill) begin   // kill: see "L2 faults"
+      if (!rst_ni || kill || wkill) begin   // kill, wkill: see "L2 faults"
         st_active_q <= 1'b0;
         st_done_q   <= 1'b0;
         st_pre_q    <= 1'b0;
@@ -1369,7 +1371,8 @@ module radix_core #(
     if (rst_ni && adv) begin
       if (odispatch) ovl_walks_q <= ovl_walks_q + 1'b1;
       if (replay_go) replays_q <= replays_q + 1'b1;
-      if (kill && ws_q != W_IDLE && state_q != S_WALK) ovl_killed_q <= ovl_killed_q + 1'b1;
+      if ((kill || wkill) && ws_q != W_IDLE && ws_q != W_DONE && state_q != S_WALK)
+        ovl_killed_q <= ovl_killed_q + 1'b1;
       if (ws_q == W_DONE) wk_wait_q <= wk_wait_q + 1'b1;
       if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && (!ix_ready || cm_win_q))
         ix_wait_q <= ix_wait_q + 1'b1;
@@ -1817,6 +1820,17 @@ module radix_core #(
         // leaves with trail_push), so the dispatch needs no decode of the state.
         if (state_q == S_DECIDE) cm_busy_q <= 1'b1;
         else if (trail_push) cm_busy_q <= 1'b0;
+        if (wkill) begin
+          ws_q       <= W_DONE;
+          pf_state_q <= PF_IDLE;
+          pf_cnt_q   <= '0;
+          pf_stop_q  <= 1'b0;
+          nr_v_q     <= '0;
+          eq_wr_q    <= '0;
+          eq_rd_q    <= '0;
+          eq_cnt_q   <= '0;
+          early_q    <= 1'b0;
+        end
         unique case (state_q)
           // -------------------------------------------------- initialisation
           // The free lists and the index clear themselves; the node table is
@@ -1864,18 +1878,21 @@ module radix_core #(
           // A MATCH or INSERT already walking (dispatched while the previous command
           // committed): the response side is cleared for it, and it goes to the
           // hand-over.
+          // (After a fault the walk beside stops first, wkill, then answers MEMORY.)
           S_HDR: if (hdr_q && ws_q != W_IDLE && l2_fault) begin
-            op_q       <= wk_op_q;
-            status_q   <= radix_pkg::ST_MEMORY;
-            trail_a_q  <= '0;
-            trail_b_q  <= '0;
-            trail_c_q  <= '0;
-            ob_rd_q    <= '0;
-            ob_rd1_q   <= 32'd1;
-            ob_rows_q  <= '0;
-            ob_final_q <= 1'b0;
-            ws_q       <= W_IDLE;
-            state_q    <= S_TRAIL;
+            if (ws_q == W_DONE) begin
+              op_q       <= wk_op_q;
+              status_q   <= radix_pkg::ST_MEMORY;
+              trail_a_q  <= '0;
+              trail_b_q  <= '0;
+              trail_c_q  <= '0;
+              ob_rd_q    <= '0;
+              ob_rd1_q   <= 32'd1;
+              ob_rows_q  <= '0;
+              ob_final_q <= 1'b0;
+              ws_q       <= W_IDLE;
+              state_q    <= S_TRAIL;
+            end
           end else if (hdr_q && ws_q != W_IDLE) begin
             trail_a_q  <= '0;
             trail_b_q  <= '0;
@@ -2664,6 +2681,7 @@ module radix_core #(
   assign l2_fault        = |t_fault;
   assign l2_fault_o      = l2_fault;
   assign kill            = l2_fault && working;
+  assign wkill           = l2_fault && !working && ws_q != W_IDLE && ws_q != W_DONE;
   // States that read or write the tables for a command (not intake, refusals,
   // the trailer, the init sweep or the cache clear).
   assign working = (state_q != S_INIT) && (state_q != S_INIT_WAIT) && (state_q != S_HDR) &&
@@ -2782,6 +2800,10 @@ module radix_core #(
           $fatal(1, "radix_core: index entry length %0d != node %0d length %0d",
                  nr_len_q, nr_child_q, r_len);
         if (eq_cnt_q > 3'(EqDepth)) $fatal(1, "radix_core: edge queue overflow");
+        // A walk starts with the walker idle and nothing left in its edge queue.
+        if (ws_q == W_START && !pf_clear && (eq_cnt_q != '0 || nr_v_q != '0 || !(pf_state_q == PF_IDLE ||
+                                                                  pf_state_q == PF_END)))
+          $fatal(1, "radix_core: a walk starts with the walker busy or edges queued");
         // The streamer runs out of queued edges only where the walker found no child.
         if (!wk_ovl_q && ws_q == W_WAITPF && !eq_pop && pf_state_q == PF_END && !pf_busy &&
             !pf_miss_q)
