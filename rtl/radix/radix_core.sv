@@ -302,7 +302,7 @@ module radix_core #(
   logic   wk_done, walk_end, replay_go, odispatch;
   // Overlap bookkeeping: the walk started while a commit ran (wk_ovl_q; its copy
   // for the commit side, cm_ovl_q); the sequencer holds a MATCH or INSERT past its
-  // hand-over (cm_busy_q); the commit is between a child-index write and the node
+  // hand-over, or a LOCK or UNLOCK (cm_busy_q); the commit is between a child-index write and the node
   // word it leads to (cm_win_q); a broadcast hit the walk's signature (cf_q).
   logic   wk_ovl_q, cm_ovl_q, cm_busy_q, cm_win_q, cf_q;
   logic   adv;   // the core advances this cycle (see "L2 tier")
@@ -470,6 +470,7 @@ module radix_core #(
   // ---------------------------------------------------------------- RAM ports
   // Port arbitration (see "port arbitration" below): the walk stage's units hold.
   logic               st_hold, nr_hold, nr_go, pf_hold;
+  logic               cm_rd;   // the commit stage reads the query RAMs or token lines
   // query buffer
   logic               q_we, q_re, seq_q_re_q, st_q_re, lw_q_re;
   logic [QRowW-1:0]   q_waddr, q_raddr, seq_q_raddr_q, st_q_raddr, lw_q_raddr;
@@ -1199,7 +1200,7 @@ module radix_core #(
   // take (PF_LWAIT reads the index's outputs when it goes on). Walker first keeps the
   // sequencer's state decode off the walker's issue path; the commit stage waits at
   // most one lookup, since the walker's next one is a page read (RamLat + 1 cycles) away.
-  logic ix_ok, seq_ix_want, pf_issue;
+  logic ix_ok, pf_issue;
   assign ix_ok = ix_ready && pf_state_q != PF_LWAIT && !pf_issue;
 
   // ---------------------------------------------------------------- port arbitration
@@ -1240,21 +1241,13 @@ module radix_core #(
                              (inj_q[2] && inj_q[3]));
   assign inj_pf = inj_on && ((inj_burst_q != '0 && (inj_bsel_q == 2'd2 || inj_bsel_q == 2'd3)) ||
                              (inj_q[4] && inj_q[5]));
-  assign st_hold = lw_q_re || seq_q_re_q || seq_li_re_q || inj_st;
+  assign cm_rd   = lw_q_re || seq_q_re_q || seq_li_re_q;
+  assign st_hold = cm_rd || inj_st;
   assign nr_hold = nd_re || inj_nr;
   assign nr_go   = nr_v_q[0] && !nr_hold;
   // The walker's lookup waits while the commit is between a child-index write and the
   // node word that entry leads to, so a walk never reads an entry whose node is not
-  // written yet. seq_ix_want (the commit stage asks for the index) is for the checks.
-  always_comb begin
-    unique case (state_q)
-      S_D_TAIL:       seq_ix_want = fn_any_q;
-      S_D_TAIL_IX, S_C_SPLIT, S_C_SPLIT_IX1, S_E_VICTIM: seq_ix_want = 1'b1;
-      S_D_PROBE2:     seq_ix_want = need_leaf_q;
-      S_C_LEAF_LINES: seq_ix_want = !lw_active_q && !lw_start;
-      default:        seq_ix_want = 1'b0;
-    endcase
-  end
+  // written yet.
   assign pf_hold  = !ix_ready || inj_pf || cm_win_q;
   assign pf_issue = !pf_clear && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && !pf_hold;
   assign eq_pop   = (eq_cnt_q != '0) &&
@@ -1420,9 +1413,13 @@ module radix_core #(
   assign hdr_walks = (d_status_q == radix_pkg::ST_OK) && !l2_fault &&
                      (d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT);
   // Overlap: the next MATCH or INSERT goes to the idle walk stage while the sequencer
-  // decides, commits and answers the previous one. Every other command waits for both
-  // stages (EVICT, RESET and SIZES read the whole tree; LOCK and UNLOCK walk up
-  // parent pointers a split moves).
+  // decides, commits and answers the previous MATCH or INSERT, or runs a LOCK or
+  // UNLOCK. A LOCK or UNLOCK writes only lock counts and the size counters; no walk
+  // reads those (the decision reads the cut node's word again, lock included, after
+  // every older command has committed), so a walk beside one never conflicts. Every
+  // other command waits for both stages (EVICT, RESET and SIZES read the whole tree or
+  // its counters), and LOCK and UNLOCK wait for the walk stage too: they follow the
+  // walking command in order.
   assign odispatch = (Overlap != 0) && adv && cm_busy_q && ws_q == W_IDLE && d_valid_q &&
                      hdr_walks;
 
@@ -1569,14 +1566,6 @@ module radix_core #(
         walk_cycles_q <= '0;
         walk_nodes_q <= '0;
         fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
-        pf_state_q <= PF_IDLE;
-        pf_cnt_q   <= '0;
-        pf_stop_q  <= 1'b0;
-        nr_v_q     <= '0;
-        eq_wr_q    <= '0;
-        eq_rd_q    <= '0;
-        eq_cnt_q   <= '0;
-        early_q    <= 1'b0;
         ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
         out_settle_q <= 1'b0;
         pa_wbank_q <= 1'b0;
@@ -1600,14 +1589,6 @@ module radix_core #(
         trail_a_q  <= '0;
         trail_b_q  <= '0;
         trail_c_q  <= '0;
-        pf_state_q <= PF_IDLE;
-        pf_cnt_q   <= '0;
-        pf_stop_q  <= 1'b0;
-        nr_v_q     <= '0;
-        eq_wr_q    <= '0;
-        eq_rd_q    <= '0;
-        eq_cnt_q   <= '0;
-        early_q    <= 1'b0;
         ob_rd_q <= '0; ob_rd1_q <= 32'd1; ob_rows_q <= '0; ob_final_q <= 1'b0;
         out_settle_q <= 1'b0;
         cm_win_q     <= 1'b0;
@@ -1818,19 +1799,9 @@ module radix_core #(
         end
         // From the tick after the hand-over to the response's last beat (S_TRAIL always
         // leaves with trail_push), so the dispatch needs no decode of the state.
-        if (state_q == S_DECIDE) cm_busy_q <= 1'b1;
+        if (state_q == S_DECIDE || state_q == S_L_START) cm_busy_q <= 1'b1;
         else if (trail_push) cm_busy_q <= 1'b0;
-        if (wkill) begin
-          ws_q       <= W_DONE;
-          pf_state_q <= PF_IDLE;
-          pf_cnt_q   <= '0;
-          pf_stop_q  <= 1'b0;
-          nr_v_q     <= '0;
-          eq_wr_q    <= '0;
-          eq_rd_q    <= '0;
-          eq_cnt_q   <= '0;
-          early_q    <= 1'b0;
-        end
+        if (wkill) ws_q <= W_DONE;
         unique case (state_q)
           // -------------------------------------------------- initialisation
           // The free lists and the index clear themselves; the node table is
@@ -2072,6 +2043,13 @@ module radix_core #(
                 lookups_q <= lookups_q + 1'b1;
                 queried_q <= queried_q + 32'(len_q);
                 hit_q     <= hit_q + 32'(cm_pos_q);
+                // Nothing refuses the MATCH now and its walk wrote every row before the
+                // hand-over (no output-bank write after it, asserted below), so the
+                // rows stream while the stamps and the split commit.
+                ob_rows_q     <= (32'(cm_pos_q) + 32'd15) >> 4;
+                ob_last_row_q <= 32'(cm_pos_q) >> 4;
+                ob_tail_q     <= tail_lanes(cm_pos_q[3:0]);
+                ob_final_q    <= 1'b1;
               end else begin
                 inserts_q <= inserts_q + 1'b1;
               end
@@ -2272,14 +2250,7 @@ module radix_core #(
             wait_q   <= 4'(RamLat);
             ret_q    <= S_OUT;
             state_q  <= S_WAIT;
-            if (op_q == radix_pkg::OP_MATCH) begin
-              ob_rows_q     <= (32'(cm_pos_q) + 32'd15) >> 4;
-              ob_last_row_q <= 32'(cm_pos_q) >> 4;
-              ob_tail_q     <= tail_lanes(cm_pos_q[3:0]);
-              ob_final_q <= 1'b1;
-            end else begin
-              ob_final_q <= 1'b1;
-            end
+            ob_final_q <= 1'b1;   // a MATCH's rows were set at S_D_CHECK; others have none
           end
 
           // -------------------------------------------------- evict
@@ -2545,12 +2516,26 @@ module radix_core #(
           default: state_q <= S_HDR;
         endcase
       end
+      // The walker stops on a reset, on a fault that ends the command (kill) and on one
+      // that ends only the walk beside it (wkill). Written last, so it wins over the
+      // walker's own updates above in that cycle.
+      if (!rst_ni || kill || wkill) begin
+        pf_state_q <= PF_IDLE;
+        pf_cnt_q   <= '0;
+        pf_stop_q  <= 1'b0;
+        nr_v_q     <= '0;
+        eq_wr_q    <= '0;
+        eq_rd_q    <= '0;
+        eq_cnt_q   <= '0;
+        early_q    <= 1'b0;
+      end
     end
   end
 
   // ---------------------------------------------------------------- response
-  // Output-buffer rows go to the response FIFO as they complete (EVICT) or once
-  // the command has committed (MATCH); a read is issued only when the FIFO is
+  // Output-buffer rows go to the response FIFO as they complete (EVICT, a MATCH
+  // that walks alone) or once a MATCH's decision is final (S_D_CHECK; they stream
+  // beside its stamps and split); a read is issued only when the FIFO is
   // sure to have room for it, so the buffer never waits on the consumer.
   // "More rows" and "room" are registered flags: each is a cycle late, and
   // both are late on the safe side (rows only grow within a command, room
@@ -2750,6 +2735,18 @@ module radix_core #(
 
 `ifdef COMMON_ASSERT_ON
   // Invariants the design relies on; compiled into every simulation.
+  // The commit stage asks for the child index (only the port checks below need this:
+  // the arbitration itself is walker first, ix_ok).
+  logic seq_ix_want;
+  always_comb begin
+    unique case (state_q)
+      S_D_TAIL:       seq_ix_want = fn_any_q;
+      S_D_TAIL_IX, S_C_SPLIT, S_C_SPLIT_IX1, S_E_VICTIM: seq_ix_want = 1'b1;
+      S_D_PROBE2:     seq_ix_want = need_leaf_q;
+      S_C_LEAF_LINES: seq_ix_want = !lw_active_q && !lw_start;
+      default:        seq_ix_want = 1'b0;
+    endcase
+  end
   // Injected holds that met a request, by unit (StallInject = 1; radix_stall_inject
   // reads them to show each hold path ran).
   logic [31:0] inj_st_cnt_q, inj_nr_cnt_q, inj_pf_cnt_q;
@@ -2840,9 +2837,14 @@ module radix_core #(
             !(wk_op_q == radix_pkg::OP_EVICT || (wk_op_q == radix_pkg::OP_MATCH && early_q)))
           $fatal(1, "radix_core: the walk writes output bank %0d, which the response reads",
                  ob_wbank_q);
+        // A MATCH's rows are final from its decision on (they stream from there): no row
+        // of the bank they stream from is written after that, early streaming or not.
+        if (ob_we != '0 && ob_wbank_q == ob_rbank_q && ob_final_q && op_q == radix_pkg::OP_MATCH)
+          $fatal(1, "radix_core: a row of bank %0d written after its MATCH's rows were final",
+                 ob_wbank_q);
         // Serial: the commit stage never takes a port in a cycle the walk stage asks
         // for it.
-        if (Overlap == 0 && (st_issue_ok || (st_active_q && st_pre_q)) && (lw_q_re || seq_q_re_q || seq_li_re_q))
+        if (Overlap == 0 && (st_issue_ok || (st_active_q && st_pre_q)) && cm_rd)
           $fatal(1, "radix_core: the streamer and the commit stage ask for a read port at once");
         if (Overlap == 0 && nr_v_q[0] && nd_re)
           $fatal(1, "radix_core: the walker and the commit stage ask for the node table at once");
@@ -2856,11 +2858,12 @@ module radix_core #(
         // and its node's word.
         if (pf_issue && ((seq_ix_want && ix_ok) || cm_win_q))
           $fatal(1, "radix_core: the walker looks up while the commit stage has the index");
-        // Only a MATCH or INSERT walks beside a commit; EVICT, LOCK, UNLOCK and the
-        // init sweep run with the walk stage idle.
+        // A walk runs only beside a MATCH, INSERT, LOCK or UNLOCK; EVICT, SIZES, RESET
+        // and the init sweep run with the walk stage idle.
         if (ws_q != W_IDLE && !(state_q == S_HDR || state_q == S_WALK || cm_busy_q))
           $fatal(1, "radix_core: a walk runs beside state %0d", state_q);
-        if (odispatch && !(op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT))
+        if (odispatch && !(op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT ||
+                           op_q == radix_pkg::OP_LOCK || op_q == radix_pkg::OP_UNLOCK))
           $fatal(1, "radix_core: a walk dispatched beside opcode %0d", op_q);
         // Commands reach the sequencer in dispatch order, each once.
         if (take && tk_id != seq_id_q + 1'b1)
