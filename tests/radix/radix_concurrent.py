@@ -151,15 +151,29 @@ class RaceSeq(RadixBaseSeq):
             await self.fillers(ns)
         await self.insert(ns, self.diverge(a))
         lock = await self.do(op=OP_LOCK, arg=handle)
-        await self.do(op=OP_MATCH, ns=ns, tokens=a)
+        # The walk right behind the LOCK (beside it, with Overlap = 1): a MATCH of the
+        # locked key, or an INSERT that may split the node whose lock count just changed.
+        if self.rng.random() < 0.5:
+            await self.do(op=OP_MATCH, ns=ns, tokens=a)
+        else:
+            await self.insert(ns, self.diverge(a))
         await lock.done.wait()
         if lock.ok():
             await self.do(op=OP_UNLOCK, arg=handle)
 
     async def same_key_twice(self, ns: int) -> None:
         k = self.key(ns)
+        # Half the time the pair runs alone (nothing before it in flight, nothing after
+        # it sent until it is answered): the second walk then races the first's new leaf
+        # with exactly two commands in flight, a corner the back-to-back rounds rarely
+        # leave open.
+        alone = self.rng.random() < 0.5
+        if alone and self.last is not None:
+            await self.last.done.wait()
         await self.insert(ns, k)
-        await self.insert(ns, k)
+        second = await self.insert(ns, k)
+        if alone:
+            await second.done.wait()
         await self.do(op=OP_MATCH, ns=ns, tokens=k)
 
 

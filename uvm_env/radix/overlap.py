@@ -11,7 +11,7 @@ import cocotb
 from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
-from uvm_env.radix.protocol import OP_MATCH
+from uvm_env.radix.protocol import OP_INSERT, OP_LOCK, OP_MATCH, OP_UNLOCK
 
 # counter name -> radix_core register
 COUNTERS = {
@@ -65,6 +65,9 @@ async def check_overlap(test: Any, need_replay: bool,
         sb.check("the coverage monitor saw every hit the core counted",
                  cov.hits == counts["hits by a split"] + counts["hits by a new leaf"],
                  f"monitor {cov.hits}, counters {counts}")
+        sb.check("the coverage monitor saw every overlapped walk the core counted",
+                 cov.walks == counts["walks overlapped"] - cov.walks_before,
+                 f"monitor {cov.walks}, counters {counts}")
     test.figures["overlap"] = counts
     return counts
 
@@ -77,6 +80,9 @@ WALK_OPS = ("MATCH", "INSERT")
 #: the committing command and the walking one, and maybe one more in the descriptor or
 #: the intake (with one walk beside one commit the intake's back-pressure allows no more).
 OCCUPANCY = ("2", "3+")
+#: What the sequencer runs when a walk is dispatched beside it: a MATCH or INSERT past
+#: its hand-over, or a LOCK or UNLOCK (which writes nothing a walk reads).
+BESIDE = {OP_MATCH: "MATCH", OP_INSERT: "INSERT", OP_LOCK: "LOCK", OP_UNLOCK: "UNLOCK"}
 
 
 def _occupancy(n: int) -> str:
@@ -92,6 +98,8 @@ class OverlapCoverage:
     def __init__(self, dut: Any, prefix: str = "radix.overlap") -> None:
         self.dut = dut
         self.hits = 0
+        self.walks = 0          # walks dispatched beside a command (odispatch)
+        self.walks_before = 0   # the core's count when sampling began
 
         @CoverPoint(f"{prefix}.writer", xf=lambda w, op, occ: w, bins=list(WRITERS))
         @CoverPoint(f"{prefix}.walk_op", xf=lambda w, op, occ: op, bins=list(WALK_OPS))
@@ -104,11 +112,26 @@ class OverlapCoverage:
 
         self._sample = sample
 
+        @CoverPoint(f"{prefix}.beside", xf=lambda beside, op: beside,
+                    bins=list(BESIDE.values()))
+        @CoverPoint(f"{prefix}.walk_op_dispatched", xf=lambda beside, op: op,
+                    bins=list(WALK_OPS))
+        @CoverCross(f"{prefix}.beside_x_walk_op",
+                    items=[f"{prefix}.beside", f"{prefix}.walk_op_dispatched"])
+        def sample_walk(beside: str, op: str) -> None:
+            pass
+
+        self._sample_walk = sample_walk
+
     async def run(self, clock: Any) -> None:
         """Every cycle, between edges (registers settled), until killed."""
         core, occ = self.dut.u_core, self.dut.u_occupancy
         while True:
             await FallingEdge(clock)
+            if int(core.odispatch.value):
+                self.walks += 1
+                self._sample_walk(BESIDE.get(int(core.op_q.value), "other"),
+                                  "MATCH" if int(core.d_op_q.value) == OP_MATCH else "INSERT")
             if not int(core.sig_hit.value):
                 continue
             self.hits += 1
@@ -124,5 +147,6 @@ class OverlapCoverage:
 def start_coverage(test: Any) -> OverlapCoverage:
     """An OverlapCoverage sampling from now on (check_overlap stops it)."""
     cov = OverlapCoverage(test.dut)
+    cov.walks_before = int(test.dut.u_core.ovl_walks_q.value)
     cov.task = cocotb.start_soon(cov.run(test.clock))
     return cov
