@@ -21,6 +21,7 @@ L2_PARAMS = {"L2": 1, "L1Lines": 128, "L1Ways": 2}
 L2_ENV = {"L1_DDR_LAT": "60,60"}
 KS = (1, 2, 4, 8)
 BUILT_K = {1: 0, 2: 1}   # K -> Overlap
+STREAMS = ("match_stream", "mixed_stream", "lock_stream")
 
 
 def run(seed: int = 1, ci: bool = False) -> dict:
@@ -45,29 +46,31 @@ def table(s: dict) -> str:
     first = next(iter(s.values()))
     rows = [f"{first['workload']}: {first['match_stream']['commands']} MATCHes back to back, "
             f"then {first['mixed_stream']['commands']} commands (MATCH the prompt, INSERT the "
-            f"sequence) back to back; driver window {first['window']}; cycles per command "
-            "(speed-up against K = 1 of the same build).", "",
+            f"sequence) back to back, then {first['lock_stream']['commands']} (LOCK an "
+            "earlier answer's handle, MATCH the next prompt); driver window "
+            f"{first['window']}; cycles per command (speed-up against K = 1 of the same "
+            "build).", "",
             "| build | K (walks in flight) | MATCH stream | MATCH + INSERT stream | "
-            "walks beside a commit | replays (hits: split, new leaf) |",
-            "|---|---|---|---|---|---|"]
+            "LOCK + MATCH stream | walks beside a commit | replays (hits: split, new leaf) |",
+            "|---|---|---|---|---|---|---|"]
     for build, name in (("on_chip", "on chip"), ("l2", "L2, DDR 60 cycles")):
         base = s.get(f"{build}_k1")
         for k in KS:
             r = s.get(f"{build}_k{k}")
             if r is None:
-                rows.append(f"| {name} | {k} | not built (several walk contexts) | | | |")
+                rows.append(f"| {name} | {k} | not built (several walk contexts) | | | | |")
                 continue
             cells = []
-            for stream in ("match_stream", "mixed_stream"):
+            for stream in STREAMS:
                 per = r[stream]["cycles_per_command"]
                 gain = base[stream]["cycles_per_command"] / per if base else 1.0
                 cells.append(f"{per} ({gain:.2f}x)")
-            c = {key: r["match_stream"]["counters"].get(key, 0) + r["mixed_stream"][
-                "counters"].get(key, 0) for key in r["mixed_stream"]["counters"]}
+            c = {key: sum(r[stream]["counters"].get(key, 0) for stream in STREAMS)
+                 for key in r["mixed_stream"]["counters"]}
             ovl = (f"{c['walks overlapped']}" if c else "-")
             rep = (f"{c['replays']} ({c['hits by a split']}, {c['hits by a new leaf']})"
                    if c else "-")
-            rows.append(f"| {name} | {k} | {cells[0]} | {cells[1]} | {ovl} | {rep} |")
+            rows.append(f"| {name} | {k} | {' | '.join(cells)} | {ovl} | {rep} |")
     return "\n".join(rows)
 
 

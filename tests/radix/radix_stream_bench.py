@@ -6,7 +6,8 @@ on-chip and L2 builds, Overlap 0 and 1).
 Half the trace's sequences are inserted first, one at a time. Then two streams go out
 at the driver's full window with no idles or stalls: every request's prompt MATCHed,
 and, for the other half, the scheduler's two walking commands per request (MATCH the
-prompt, INSERT the whole sequence). Checked like every radix test (the scoreboard
+prompt, INSERT the whole sequence); last, LOCKs of the first half's handles between
+the other half's MATCHes (the lock traffic). Checked like every radix test (the scoreboard
 compares each response with the serial model); cycles are exact simulation counts.
 The build is sized so the trace needs no EVICT (a stream cannot make room: the model
 lags the commands in flight)."""
@@ -23,7 +24,7 @@ from cocotb.triggers import ClockCycles
 from models import workloads
 from uvm_env.common.config import env_int
 from uvm_env.radix.overlap import COUNTERS
-from uvm_env.radix.protocol import OP_INSERT, OP_MATCH
+from uvm_env.radix.protocol import OP_INSERT, OP_LOCK, OP_MATCH, OP_UNLOCK
 from uvm_env.radix.radix_base_test import RadixBaseTest
 from uvm_env.radix.radix_seqs import RadixBaseSeq
 
@@ -54,7 +55,7 @@ class StreamSeq(RadixBaseSeq):
         after = self.counters()
         return {"commands": len(sent), "cycles": cycles,
                 "cycles_per_command": round(cycles / len(sent), 1),
-                "tokens": sum(len(kw["tokens"]) for kw in cmds),
+                "tokens": sum(len(kw.get("tokens", [])) for kw in cmds),
                 "counters": {k: after[k] - before[k] for k in after}}
 
     async def body(self) -> None:
@@ -65,9 +66,12 @@ class StreamSeq(RadixBaseSeq):
             reqs.append((req.namespace % num_ns, toks, toks[:max(1, min(len(req.prompt),
                                                                         max_len) - 1)]))
         half = len(reqs) // 2
+        handles = []
         for ns, toks, _ in reqs[:half]:
-            await self.do(op=OP_INSERT, ns=ns, tokens=toks, kvs=self.fresh_kvs(len(toks)),
-                          wait=True)
+            ins = await self.do(op=OP_INSERT, ns=ns, tokens=toks,
+                                kvs=self.fresh_kvs(len(toks)), wait=True)
+            if ins.ok():
+                handles.append(ins.rsp.b)
         self.test.result["match_stream"] = await self.timed(
             [{"op": OP_MATCH, "ns": ns, "tokens": prompt} for ns, _, prompt in reqs])
         mixed = []
@@ -76,6 +80,16 @@ class StreamSeq(RadixBaseSeq):
             mixed.append({"op": OP_INSERT, "ns": ns, "tokens": toks,
                           "kvs": self.fresh_kvs(len(toks))})
         self.test.result["mixed_stream"] = await self.timed(mixed)
+        # The scheduler's lock traffic: a request's prefix is locked once its MATCH has
+        # answered, so in a stream each LOCK names a handle from an earlier answer (the
+        # first half's INSERTs) and goes out between the next requests' MATCHes.
+        locked = []
+        for h, (ns, _, prompt) in zip(handles, reqs[half:], strict=False):
+            locked.append({"op": OP_LOCK, "arg": h})
+            locked.append({"op": OP_MATCH, "ns": ns, "tokens": prompt})
+        self.test.result["lock_stream"] = await self.timed(locked)
+        for h in handles:
+            await self.do(op=OP_UNLOCK, arg=h)
 
 
 @pyuvm.test()

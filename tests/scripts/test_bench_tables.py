@@ -8,7 +8,7 @@ import pytest
 
 from models.token_fsm import TokenFSM
 from models.vocab import Vocabulary
-from scripts import bench_fsm_peers, bench_fsm_rtl, bench_radix_rtl
+from scripts import bench_fsm_peers, bench_fsm_rtl, bench_radix_overlap, bench_radix_rtl
 
 REGEX = "ab+c"
 
@@ -79,3 +79,24 @@ def test_in_flight_note_names_each_occupied_bin_with_its_share():
     assert note.endswith("share of cycles: 1: 12 %, 2: 38 %, 5-8: 50 %")
     assert bench_radix_rtl.in_flight_note({"in_flight_hist": [0] * 8}) == ""
     assert bench_radix_rtl.in_flight_note({}) == ""
+
+
+def test_overlap_table_speed_ups_and_unbuilt_rows():
+    def stream(commands: int, per: float, walks: int = 0) -> dict:
+        counters = ({"walks overlapped": walks, "replays": 1, "hits by a split": 1,
+                     "hits by a new leaf": 0} if walks else {})
+        return {"commands": commands, "cycles_per_command": per, "counters": counters}
+
+    def result(per: tuple[float, float, float], walks: int = 0) -> dict:
+        return {"workload": "ecommerce_qa", "window": 8,
+                "match_stream": stream(32, per[0], walks),
+                "mixed_stream": stream(32, per[1], walks),
+                "lock_stream": stream(32, per[2], walks)}
+
+    text = bench_radix_overlap.table({
+        "on_chip_k1": result((100.0, 120.0, 80.0)), "on_chip_k2": result((80.0, 100.0, 40.0), 5),
+        "l2_k1": result((800.0, 600.0, 400.0)), "l2_k2": result((800.0, 600.0, 400.0), 2)})
+    assert "| on chip | 2 | 80.0 (1.25x) | 100.0 (1.20x) | 40.0 (2.00x) | 15 | 3 (3, 0) |" in text
+    assert ("| L2, DDR 60 cycles | 1 | 800.0 (1.00x) | 600.0 (1.00x) | 400.0 (1.00x) | - | - |"
+            in text)
+    assert text.count("not built (several walk contexts)") == 4
