@@ -34,6 +34,10 @@ CSRS = {
 }
 
 
+def _hits(counts: dict[str, int]) -> int:
+    return counts["hits by a split"] + counts["hits by a new leaf"]
+
+
 def overlap_counters(dut: Any) -> dict[str, int]:
     """Every overlap counter of the core under ``dut`` (a radix_top)."""
     core = dut.u_core
@@ -57,17 +61,22 @@ async def check_overlap(test: Any, need_replay: bool,
     sb.check("a walk ran beside a commit", counts["walks overlapped"] > 0,
              "no MATCH or INSERT was dispatched while another committed")
     if need_replay:
-        hits = counts["hits by a split"] + counts["hits by a new leaf"]
+        hits = _hits(counts)
         sb.check("a commit's broadcast hit a walk, which ran again",
                  counts["replays"] > 0 and hits > 0, f"counters {counts}")
     if cov is not None:
         cov.task.cancel()
+        # The core's counters run from reset; the monitor's from start_coverage.
         sb.check("the coverage monitor saw every hit the core counted",
-                 cov.hits == counts["hits by a split"] + counts["hits by a new leaf"],
-                 f"monitor {cov.hits}, counters {counts}")
+                 cov.hits == _hits(counts) - cov.hits_before,
+                 f"monitor {cov.hits} (core had {cov.hits_before} before), counters {counts}")
         sb.check("the coverage monitor saw every overlapped walk the core counted",
                  cov.walks == counts["walks overlapped"] - cov.walks_before,
-                 f"monitor {cov.walks}, counters {counts}")
+                 f"monitor {cov.walks} (core had {cov.walks_before} before), "
+                 f"counters {counts}")
+        sb.check("every walk was dispatched beside a MATCH, INSERT, LOCK or UNLOCK and "
+                 "was itself a MATCH or INSERT", not cov.odd,
+                 f"(sequencer opcode, walk opcode) pairs: {cov.odd[:8]}")
     test.figures["overlap"] = counts
     return counts
 
@@ -99,7 +108,11 @@ class OverlapCoverage:
         self.dut = dut
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
-        self.walks_before = 0   # the core's count when sampling began
+        self.walks_before = 0   # the core's counts when sampling began
+        self.hits_before = 0
+        # (sequencer opcode, walk opcode) of dispatches outside the design's rule; the
+        # RTL asserts the same, this catches it with assertions compiled out
+        self.odd: list[tuple[int, int]] = []
 
         @CoverPoint(f"{prefix}.writer", xf=lambda w, op, occ: w, bins=list(WRITERS))
         @CoverPoint(f"{prefix}.walk_op", xf=lambda w, op, occ: op, bins=list(WALK_OPS))
@@ -130,8 +143,12 @@ class OverlapCoverage:
             await FallingEdge(clock)
             if int(core.odispatch.value):
                 self.walks += 1
-                self._sample_walk(BESIDE.get(int(core.op_q.value), "other"),
-                                  "MATCH" if int(core.d_op_q.value) == OP_MATCH else "INSERT")
+                beside, walk = int(core.op_q.value), int(core.d_op_q.value)
+                if beside in BESIDE and walk in (OP_MATCH, OP_INSERT):
+                    self._sample_walk(BESIDE[beside],
+                                      "MATCH" if walk == OP_MATCH else "INSERT")
+                else:
+                    self.odd.append((beside, walk))
             if not int(core.sig_hit.value):
                 continue
             self.hits += 1
@@ -147,6 +164,7 @@ class OverlapCoverage:
 def start_coverage(test: Any) -> OverlapCoverage:
     """An OverlapCoverage sampling from now on (check_overlap stops it)."""
     cov = OverlapCoverage(test.dut)
-    cov.walks_before = int(test.dut.u_core.ovl_walks_q.value)
+    counts = overlap_counters(test.dut)
+    cov.walks_before, cov.hits_before = counts["walks overlapped"], _hits(counts)
     cov.task = cocotb.start_soon(cov.run(test.clock))
     return cov
