@@ -78,6 +78,11 @@ BUGS = [
      "count_q <= count_q - 1'b1;", "count_q <= count_q;"),
     ("radix/radix_free_stack.sv", "radix_free_stack",        # refill in the wrong order
      "wdata = IdxW'((IdxW + 1)'(Depth - 1) - fill_q);", "wdata = IdxW'(fill_q);"),
+    ("radix/radix_read_sig.sv", "radix_read_sig",            # no same-cycle add bypass
+     "(add_c && b_in_a[h]));", "1'b0);"),
+    ("radix/radix_read_sig.sv", "radix_read_sig",            # add before clear, same cycle
+     "sig_q[c] <= (clr_c ? '0 : sig_q[c]) | (add_c ? a_bits : '0);",
+     "sig_q[c] <= clr_c ? '0 : (sig_q[c] | a_bits);"),
     ("fsm/fsm_mask_engine.sv", "fsm_mask_engine",            # one bit past V leaks
      "if ((LGM+1)'(i) >= r_keep_q) beat[i] = 1'b0;", "if ((LGM+1)'(i) > r_keep_q) beat[i] = 1'b0;"),
     ("fsm/fsm_mask_engine.sv", "fsm_mask_engine",            # TLAST one beat early
