@@ -45,17 +45,31 @@ module common_seg_counter #(
     below = (NSeg'(1) << k) - NSeg'(1);
   endfunction
 
+  // The incremented value, from the registers alone: every segment whose lower
+  // segments are all ones steps. (Written as a next-state block, not as per-segment
+  // non-blocking writes in a loop: Verilator 5.049 built those, inside radix_top, as
+  // if a segment's new all-ones flag were visible to the segment above it in the
+  // same edge, so the carry came one increment early; see the check below.)
+  logic [PadW-1:0] value_inc;
+  logic [NSeg-1:0] ones_inc;
+  always_comb begin
+    value_inc = value_q;
+    ones_inc  = ones_q;
+    for (int k = 0; k < NSeg; k++) begin
+      if ((ones_q & below(k)) == below(k)) begin
+        value_inc[k*SegW +: SegW] = value_q[k*SegW +: SegW] + 1'b1;
+        ones_inc[k] = (value_q[k*SegW +: SegW] == {{(SegW - 1){1'b1}}, 1'b0});
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni || clr_i) begin
       value_q <= InitPad;
       ones_q  <= ones_of(InitPad);
     end else if (inc_i) begin
-      for (int k = 0; k < NSeg; k++) begin
-        if ((ones_q & below(k)) == below(k)) begin
-          value_q[k*SegW +: SegW] <= value_q[k*SegW +: SegW] + 1'b1;
-          ones_q[k] <= (value_q[k*SegW +: SegW] == {{(SegW - 1){1'b1}}, 1'b0});
-        end
-      end
+      value_q <= value_inc;
+      ones_q  <= ones_inc;
     end
   end
 
@@ -65,6 +79,23 @@ module common_seg_counter #(
     logic unused;
     assign unused = ^value_q[PadW-1:Width];
   end
+
+`ifdef COMMON_ASSERT_ON
+  // The value steps by exactly one on an increment and holds otherwise (a carry taken
+  // early or late shows as a jump), and a reset or clear gives Init.
+  logic [Width-1:0] prev_q;
+  logic             was_run_q, was_inc_q, was_init_q;
+  always_ff @(posedge clk_i) begin
+    prev_q     <= value_o;
+    was_run_q  <= rst_ni && !clr_i;
+    was_init_q <= !rst_ni || clr_i;
+    was_inc_q  <= inc_i;
+    if (was_run_q && value_o != prev_q + Width'(was_inc_q))
+      $fatal(1, "common_seg_counter: %0h after %0h (increment %0b)", value_o, prev_q, was_inc_q);
+    if (was_init_q && value_o != Init)
+      $fatal(1, "common_seg_counter: %0h after a reset or clear, not %0h", value_o, Init);
+  end
+`endif
 
 endmodule
 
