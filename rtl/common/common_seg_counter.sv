@@ -47,9 +47,10 @@ module common_seg_counter #(
 
   // The incremented value, from the registers alone: every segment whose lower
   // segments are all ones steps. (Written as a next-state block, not as per-segment
-  // non-blocking writes in a loop: Verilator 5.049 built those, inside radix_top, as
-  // if a segment's new all-ones flag were visible to the segment above it in the
-  // same edge, so the carry came one increment early; see the check below.)
+  // non-blocking writes in a loop: Verilator 5.049 with --public-flat-rw, as cocotb
+  // builds, ran those in a submodule as if a segment's new all-ones flag were visible
+  // to the segment above it in the same edge, so the carry came one increment early;
+  // see the check below.)
   logic [PadW-1:0] value_inc;
   logic [NSeg-1:0] ones_inc;
   always_comb begin
