@@ -48,7 +48,7 @@ DEFAULT_TESTS = {
 # fsm_random_regex_pieces), or on a grammar size (fsm_core reads the info bitmaps past
 # their first word only for states >= 512, which only a schema-sized grammar reaches:
 # fsm_json, run last as it is the slowest).
-FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random",),
+FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_json",)}
 # Survivors judged equivalent (no test can tell them apart), each with its reason.

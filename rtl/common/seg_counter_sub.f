@@ -1,0 +1,2 @@
+common_seg_counter.sv
+sim/common_seg_counter_sub.sv
