@@ -46,18 +46,31 @@ def overlap_counters(dut: Any) -> dict[str, int]:
     return {name: int(getattr(core, sig).value) for name, sig in COUNTERS.items()}
 
 
-async def check_overlap(test: Any, need_replay: bool,
-                        cov: OverlapCoverage | None = None) -> dict[str, int]:
-    """Log the counters and fail unless walks overlapped commits (and, with
-    ``need_replay``, a broadcast hit a walk and it ran again); the CSRs must read the
-    core's counters (called with nothing in flight, so neither moves), and ``cov``'s
-    monitor must have seen every hit the core counted."""
+def is_overlapped(dut: Any) -> bool:
+    """The radix_top under ``dut`` is built with Overlap = 1."""
+    return hasattr(dut, "Overlap") and int(dut.Overlap.value) == 1
+
+
+async def read_overlap(test: Any) -> dict[str, int]:
+    """The counters, logged and kept in the test's figures; the CSRs must read them
+    (called with nothing in flight, so neither moves)."""
     counts = overlap_counters(test.dut)
     test.logger.info("overlap: %s", counts)
     sb = test.env.scoreboard
     csrs = {name: await test.env.read_csr(reg) for name, reg in CSRS.items()}
     sb.compare("overlap CSRs", {name: counts[name] for name in CSRS}, csrs)
     sb.check("CSR OVERLAP reads 1", await test.env.read_csr("OVERLAP") == 1)
+    test.figures["overlap"] = counts
+    return counts
+
+
+async def check_overlap(test: Any, need_replay: bool,
+                        cov: OverlapCoverage | None = None) -> dict[str, int]:
+    """read_overlap, and fail unless walks overlapped commits (and, with
+    ``need_replay``, a broadcast hit a walk and it ran again) and ``cov``'s monitor saw
+    every hit the core counted."""
+    counts = await read_overlap(test)
+    sb = test.env.scoreboard
     sb.check("a walk ran beside a commit", counts["walks overlapped"] > 0,
              "no MATCH or INSERT was dispatched while another committed")
     if need_replay:
@@ -77,7 +90,6 @@ async def check_overlap(test: Any, need_replay: bool,
         sb.check("every walk was dispatched beside a MATCH, INSERT, LOCK or UNLOCK and "
                  "was itself a MATCH or INSERT", not cov.odd,
                  f"(sequencer opcode, walk opcode) pairs: {cov.odd[:8]}")
-    test.figures["overlap"] = counts
     return counts
 
 

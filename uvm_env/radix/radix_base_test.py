@@ -13,6 +13,7 @@ from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.radix.image_check import check_image
 from uvm_env.radix.in_flight_monitor import BINS
+from uvm_env.radix.overlap import is_overlapped, read_overlap
 from uvm_env.radix.radix_env import RadixEnv
 
 
@@ -93,6 +94,10 @@ class RadixBaseTest(BaseTest):
             await self.check_stored_tree(when)
         if self.env.ddr is not None:
             await self.check_l2_counters(when)
+        if is_overlapped(self.dut):
+            # Any test run on the overlapped core checks the overlap CSRs at each
+            # checkpoint and reports how much it overlapped.
+            await read_overlap(self)
 
     async def check_in_flight(self, when: str) -> None:
         """IN_FLIGHT_MAX and the histogram equal the testbench's own count at the ports;
