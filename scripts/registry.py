@@ -1029,13 +1029,16 @@ def _on_overlap(base: SimTest) -> SimTest:
         ci_sims=tuple(s for s in base.ci_sims if s == "verilator"))
 
 
-# The radix suite's random (also with 16-token pages), stress, reset, refusal and CSR tests
-# also run on the overlapped core; the tests written for the overlap (radix_overlap*,
-# *_faults_overlap, radix_concurrent_overlap) are entries of their own above.
+# The radix suite's random (also paged and on L2), stress, reset, refusal, CSR, hold, LRU,
+# namespace and back-pressure tests also run on the overlapped core; the tests written for
+# the overlap (radix_overlap*, *_faults_overlap, radix_concurrent_overlap) are entries of
+# their own above.
 # (radix_capacity is not among them: it waits for each answer, so no walk overlaps.)
 TESTS.update((t.name, t) for t in map(_on_overlap, (
     TESTS["radix_random"], TESTS["radix_paged"], TESTS["radix_stress_all"],
-    TESTS["radix_rand_reset"], TESTS["radix_errors"], TESTS["radix_csr_suite"])))
+    TESTS["radix_rand_reset"], TESTS["radix_errors"], TESTS["radix_csr_suite"],
+    TESTS["radix_l2_random"], TESTS["radix_stall_inject"], TESTS["radix_evict_lru"],
+    TESTS["radix_namespace"], TESTS["radix_backpressure"])))
 
 
 def get(name: str) -> SimTest:
