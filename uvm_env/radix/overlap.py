@@ -11,7 +11,15 @@ import cocotb
 from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
-from uvm_env.radix.protocol import OP_INSERT, OP_LOCK, OP_MATCH, OP_UNLOCK
+from uvm_env.radix.protocol import (
+    OP_INSERT,
+    OP_LOCK,
+    OP_MATCH,
+    OP_NAMES,
+    OP_UNLOCK,
+    ST_CAPACITY,
+    ST_NAMES,
+)
 
 # counter name -> radix_core register
 COUNTERS = {
@@ -79,6 +87,7 @@ async def check_overlap(test: Any, need_replay: bool,
                  counts["replays"] > 0 and hits > 0, f"counters {counts}")
     if cov is not None:
         cov.task.cancel()
+        test.logger.info("refusals answered while a walk ran: %s", cov.refused)
         # The core's counters run from reset; the monitor's from start_coverage.
         sb.check("the coverage monitor saw every hit the core counted",
                  cov.hits == _hits(counts) - cov.hits_before,
@@ -110,11 +119,26 @@ def _occupancy(n: int) -> str:
     return "2" if n <= 2 else "3+"
 
 
+def _pair_cross(prefix: str, first: str, first_bins: list[str], walk: str,
+                cross: str) -> Any:
+    """A sampler f(first, walk_op) for a point over first_bins, a point over the walking
+    opcode (WALK_OPS) and their cross, named under prefix."""
+
+    @CoverPoint(f"{prefix}.{first}", xf=lambda a, op: a, bins=first_bins)
+    @CoverPoint(f"{prefix}.{walk}", xf=lambda a, op: op, bins=list(WALK_OPS))
+    @CoverCross(f"{prefix}.{cross}", items=[f"{prefix}.{first}", f"{prefix}.{walk}"])
+    def sample(a: str, op: str) -> None:
+        pass
+
+    return sample
+
+
 class OverlapCoverage:
     """Samples every broadcast that hit a walk in the DUT (radix_core.sig_hit): the
     writer's kind crossed with the walking command's opcode and the commands in flight.
     The conflicts the core detected, not the races the stimulus offered
-    (race_coverage.py measures those)."""
+    (race_coverage.py measures those). Also every walk dispatched beside a command, and
+    every capacity refusal answered while a walk ran."""
 
     def __init__(self, dut: Any, prefix: str = "radix.overlap") -> None:
         self.dut = dut
@@ -125,6 +149,8 @@ class OverlapCoverage:
         # (sequencer opcode, walk opcode) of dispatches outside the design's rule; the
         # RTL asserts the same, this catches it with assertions compiled out
         self.odd: list[tuple[int, int]] = []
+        # refusals answered while a walk ran: "STATUS OPCODE" -> count
+        self.refused: dict[str, int] = {}
 
         @CoverPoint(f"{prefix}.writer", xf=lambda w, op, occ: w, bins=list(WRITERS))
         @CoverPoint(f"{prefix}.walk_op", xf=lambda w, op, occ: op, bins=list(WALK_OPS))
@@ -137,16 +163,13 @@ class OverlapCoverage:
 
         self._sample = sample
 
-        @CoverPoint(f"{prefix}.beside", xf=lambda beside, op: beside,
-                    bins=list(BESIDE.values()))
-        @CoverPoint(f"{prefix}.walk_op_dispatched", xf=lambda beside, op: op,
-                    bins=list(WALK_OPS))
-        @CoverCross(f"{prefix}.beside_x_walk_op",
-                    items=[f"{prefix}.beside", f"{prefix}.walk_op_dispatched"])
-        def sample_walk(beside: str, op: str) -> None:
-            pass
-
-        self._sample_walk = sample_walk
+        self._sample_walk = _pair_cross(prefix, "beside", list(BESIDE.values()),
+                                        "walk_op_dispatched", "beside_x_walk_op")
+        # A MATCH (whose split needs a node) or an INSERT refused for capacity while the
+        # next MATCH or INSERT walks beside it.
+        self._sample_refusal = _pair_cross(prefix, "capacity_refused", list(WALK_OPS),
+                                           "walk_op_beside_refusal",
+                                           "capacity_refusal_x_walk_op")
 
     async def run(self, clock: Any) -> None:
         """Every cycle, between edges (registers settled), until killed."""
@@ -161,6 +184,17 @@ class OverlapCoverage:
                                       "MATCH" if walk == OP_MATCH else "INSERT")
                 else:
                     self.odd.append((beside, walk))
+            if int(core.error_o.value) and int(core.ws_q.value) != 0:
+                # A refusal answered while the next command walks: its walk must see the
+                # tree as the refused command left it (unchanged), which the scoreboard
+                # checks; this records that the case happened.
+                status, refused, walk = (int(core.status_q.value), int(core.op_q.value),
+                                         int(core.wk_op_q.value))
+                key = f"{ST_NAMES.get(status, status)} {OP_NAMES.get(refused, refused)}"
+                self.refused[key] = self.refused.get(key, 0) + 1
+                if status == ST_CAPACITY and refused in (OP_MATCH, OP_INSERT):
+                    self._sample_refusal("MATCH" if refused == OP_MATCH else "INSERT",
+                                         "MATCH" if walk == OP_MATCH else "INSERT")
             if not int(core.sig_hit.value):
                 continue
             self.hits += 1
