@@ -59,11 +59,12 @@ def is_overlapped(dut: Any) -> bool:
     return hasattr(dut, "Overlap") and int(dut.Overlap.value) == 1
 
 
-async def read_overlap(test: Any) -> dict[str, int]:
-    """The counters, logged and kept in the test's figures; the CSRs must read them
-    (called with nothing in flight, so neither moves)."""
+async def read_overlap(test: Any, log: bool = True) -> dict[str, int]:
+    """The counters, kept in the test's figures (and logged with ``log``); the CSRs
+    must read them (called with nothing in flight, so neither moves)."""
     counts = overlap_counters(test.dut)
-    test.logger.info("overlap: %s", counts)
+    if log:
+        test.logger.info("overlap: %s", counts)
     sb = test.env.scoreboard
     csrs = {name: await test.env.read_csr(reg) for name, reg in CSRS.items()}
     sb.compare("overlap CSRs", {name: counts[name] for name in CSRS}, csrs)
@@ -77,7 +78,13 @@ async def check_overlap(test: Any, need_replay: bool,
     """read_overlap, and fail unless walks overlapped commits (and, with
     ``need_replay``, a broadcast hit a walk and it ran again) and ``cov``'s monitor saw
     every hit the core counted."""
-    counts = await read_overlap(test)
+    counts = overlap_counters(test.dut)
+    if test.figures.get("overlap") == counts:
+        # The base test's last checkpoint has just compared these very counts with the
+        # CSRs; reading them again would only repeat that.
+        test.logger.info("overlap: %s", counts)
+    else:
+        counts = await read_overlap(test)
     sb = test.env.scoreboard
     sb.check("a walk ran beside a commit", counts["walks overlapped"] > 0,
              "no MATCH or INSERT was dispatched while another committed")

@@ -96,8 +96,8 @@ class RadixBaseTest(BaseTest):
             await self.check_l2_counters(when)
         if is_overlapped(self.dut):
             # Any test run on the overlapped core checks the overlap CSRs at each
-            # checkpoint and reports how much it overlapped.
-            await read_overlap(self)
+            # checkpoint and reports (once, at the end) how much it overlapped.
+            await read_overlap(self, log=when == "at the end")
 
     async def check_in_flight(self, when: str) -> None:
         """IN_FLIGHT_MAX and the histogram equal the testbench's own count at the ports;
