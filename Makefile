@@ -58,9 +58,9 @@ regs: setup ## Regenerate CSR constants, Python maps and docs tables from rtl/*/
 
 BLOCK   ?= fsm
 MUTANTS ?= 20
-mutate: setup ## Mutation score: make mutate [BLOCK=common|fsm|radix] [MUTANTS=20] [TESTS=a,b] [SEED=1]
+mutate: setup ## Mutation score: make mutate [BLOCK=common|fsm|radix] [MUTANTS=20] [TESTS=a,b] [SEED=1] [FILES=x.sv,y.sv]
 	@$(PY) -m scripts.mutate --block "$(BLOCK)" --mutants "$(MUTANTS)" --seed "$(or $(SEED),1)" \
-		$(if $(TESTS),--tests "$(TESTS)")
+		$(if $(TESTS),--tests "$(TESTS)") $(if $(FILES),--files "$(FILES)")
 
 clean: ## Remove build outputs (keeps .venv)
 	rm -rf build .pytest_cache .ruff_cache

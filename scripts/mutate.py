@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -47,10 +48,14 @@ DEFAULT_TESTS = {
 # parameter the block's main build fixes (the mask engine's pieces need MaskW < LoadW:
 # fsm_random_regex_pieces), or on a grammar size (fsm_core reads the info bitmaps past
 # their first word only for states >= 512, which only a schema-sized grammar reaches:
-# fsm_json, run last as it is the slowest).
+# fsm_json, run last as it is the slowest), or on a parameter the default tests leave
+# off: the walk/commit overlap (Overlap = 1) is the only user of the read signature and
+# of the conflict logic in radix_core, which radix_concurrent_overlap drives.
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
-              "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_json",)}
+              "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_json",),
+              "radix_core.sv": DEFAULT_TESTS["radix"] + ("radix_concurrent_overlap",),
+              "radix_read_sig.sv": ("radix_concurrent_overlap",)}
 # Survivors judged equivalent (no test can tell them apart), each with its reason.
 EQUIVALENTS = ROOT / "docs" / "mutation_equivalents.yml"
 # Checkers and packages are not the design under test.
@@ -138,8 +143,14 @@ def sites(path: Path, root: Path = ROOT) -> list[Mutant]:
     return out
 
 
-def choose(block: str, count: int, seed: int) -> list[Mutant]:
-    everything = [m for f in rtl_files(block) for m in sites(f)]
+def choose(block: str, count: int, seed: int, files: Sequence[str] = ()) -> list[Mutant]:
+    """`count` sites drawn at random from the block's RTL, or from the named files of
+    it (`files`, e.g. ("radix_read_sig.sv",)) when given."""
+    chosen = [f for f in rtl_files(block) if not files or f.name in files]
+    missing = set(files) - {f.name for f in chosen}
+    if missing:
+        raise SystemExit(f"not RTL of block {block}: {sorted(missing)}")
+    everything = [m for f in chosen for m in sites(f)]
     rng = random.Random(seed)
     return sorted(rng.sample(everything, min(count, len(everything))),
                   key=lambda m: (m.file, m.line, m.col))
@@ -286,16 +297,21 @@ def commit() -> str:
 
 
 def run_mutants(block: str, count: int, tests: list[str], seed: int,
-                timeout_s: float) -> dict:
+                timeout_s: float, files: Sequence[str] = ()) -> dict:
     work = make_scratch(block)
     started = time.monotonic()
-    base = run_worker(work, tests, seed, timeout_s)
+    mutants = choose(block, count, seed, files)
+    # The unmutated RTL must pass every test a mutant may run, the per-file ones too:
+    # a test that fails anyway would "kill" every mutant it runs on.
+    base_tests = list(dict.fromkeys(
+        [*tests, *(t for m in mutants for t in FILE_TESTS.get(Path(m.file).name, ()))]))
+    base = run_worker(work, base_tests, seed, timeout_s)
     if base["failed"] or not base["lint_ok"]:
         raise SystemExit(f"the unmutated RTL does not pass: {base}")
     report: dict = {"block": block, "commit": commit(), "tests": tests, "seed": seed,
-                    "planted": 0, "discarded_lint": 0, "killed": 0, "live": 0,
-                    "survivors": [], "killed_by": {}}
-    for k, m in enumerate(choose(block, count, seed)):
+                    "files": list(files), "planted": 0, "discarded_lint": 0, "killed": 0,
+                    "live": 0, "survivors": [], "killed_by": {}}
+    for k, m in enumerate(mutants):
         pristine = (ROOT / m.file).read_text()
         target = work / m.file
         target.write_text(m.apply(pristine))
@@ -342,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--block", default="fsm", choices=sorted(DEFAULT_TESTS))
     ap.add_argument("--mutants", type=int, default=20)
     ap.add_argument("--tests", default="")
+    ap.add_argument("--files", default="",
+                    help="draw sites only from these RTL files of the block (comma-separated)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
     ap.add_argument("--patch", type=Path, default=None)
@@ -358,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.recheck:
         report = recheck(args.block, args.seed, args.timeout)
     else:
-        report = run_mutants(args.block, args.mutants, tests, args.seed, args.timeout)
+        report = run_mutants(args.block, args.mutants, tests, args.seed, args.timeout,
+                             [f for f in args.files.split(",") if f])
     out = OUT / args.block / "report.json"
     out.write_text(json.dumps(report, indent=1))
     print(f"{args.block}: {report['killed']} killed, {report['live']} live, "

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scripts import dashboard_mutate, mutate
+import pytest
+
+from scripts import dashboard_mutate, mutate, registry
 
 SV = """\
 module m (input logic a, input logic b, output logic y);
@@ -47,6 +49,23 @@ def test_every_block_has_sites_and_tests() -> None:
     for block, tests in mutate.DEFAULT_TESTS.items():
         assert mutate.choose(block, 5, 1), block
         assert tests
+
+
+def test_choose_draws_only_from_the_named_files() -> None:
+    picked = mutate.choose("radix", 12, 3, ("radix_read_sig.sv",))
+    assert picked and {Path(m.file).name for m in picked} == {"radix_read_sig.sv"}
+    with pytest.raises(SystemExit, match="not RTL of block radix"):
+        mutate.choose("radix", 1, 1, ("fsm_core.sv",))
+
+
+def test_file_tests_name_block_files_and_registered_tests() -> None:
+    """A per-file test list that names a renamed file or test would silently fall back
+    to the block's defaults (or fail every mutant): each key is one of the blocks' RTL
+    files and each test is registered."""
+    files = {p.name for block in mutate.DEFAULT_TESTS for p in mutate.rtl_files(block)}
+    for name, tests in mutate.FILE_TESTS.items():
+        assert name in files, name
+        assert all(t in registry.TESTS for t in tests), (name, tests)
 
 
 def test_dashboard_rows(tmp_path: Path) -> None:
