@@ -47,15 +47,18 @@ DEFAULT_TESTS = {
 # Tests per file: one module with one test of its own, or one whose code depends on a
 # parameter the block's main build fixes (the mask engine's pieces need MaskW < LoadW:
 # fsm_random_regex_pieces), or on a grammar size (fsm_core reads the info bitmaps past
-# their first word only for states >= 512, which only a schema-sized grammar reaches:
-# fsm_json, run last as it is the slowest), or on a parameter the default tests leave
-# off: the walk/commit overlap (Overlap = 1) is the only user of the read signature and
-# of the conflict logic in radix_core, which radix_concurrent_overlap drives.
+# their first word only for states >= 512: fsm_jump_forward's deep grammar forces tokens
+# there, and fsm_json, run last as it is the slowest, accepts there), or on a parameter
+# the default tests leave off: the walk/commit overlap (Overlap = 1) is the only user of
+# the read signature and of the conflict logic in radix_core, which
+# radix_concurrent_overlap drives (the signature's own tests first: they compare it bit
+# for bit with the model's hashes, which the core's answers do not depend on).
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
-              "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_json",),
+              "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
               "radix_core.sv": DEFAULT_TESTS["radix"] + ("radix_concurrent_overlap",),
-              "radix_read_sig.sv": ("radix_concurrent_overlap",)}
+              "radix_read_sig.sv": ("read_sig_random", "read_sig_random_small",
+                                    "radix_concurrent_overlap")}
 # Survivors judged equivalent (no test can tell them apart), each with its reason.
 EQUIVALENTS = ROOT / "docs" / "mutation_equivalents.yml"
 # Checkers and packages are not the design under test.
@@ -252,12 +255,25 @@ def score(report: dict) -> dict:
     return report
 
 
+def _baseline(work: Path, tests: Sequence[str], files: Sequence[str], seed: int,
+              timeout_s: float) -> None:
+    """The unmutated copy must pass every test a mutant in `files` may run, the per-file
+    ones too: a test that fails anyway would "kill" every mutant it runs on."""
+    wanted = list(dict.fromkeys(
+        [*tests, *(t for f in files for t in FILE_TESTS.get(Path(f).name, ()))]))
+    base = run_worker(work, wanted, seed, timeout_s)
+    if base["failed"] or not base["lint_ok"]:
+        raise SystemExit(f"the unmutated RTL does not pass: {base}")
+
+
 def recheck(block: str, seed: int, timeout_s: float) -> dict:
     """The last report's survivors against the block's current tests (tests only gain
     checks, so the mutants they killed before stay killed)."""
     path = OUT / block / "report.json"
     report = json.loads(path.read_text())
     work = make_scratch(block)
+    _baseline(work, DEFAULT_TESTS[block], [s["file"] for s in report["survivors"]],
+              report["seed"], timeout_s)
     still = []
     for s in report["survivors"]:
         m = Mutant(s["file"], s["line"], s["col"], s["op"], s["before"], s["after"])
@@ -301,13 +317,7 @@ def run_mutants(block: str, count: int, tests: list[str], seed: int,
     work = make_scratch(block)
     started = time.monotonic()
     mutants = choose(block, count, seed, files)
-    # The unmutated RTL must pass every test a mutant may run, the per-file ones too:
-    # a test that fails anyway would "kill" every mutant it runs on.
-    base_tests = list(dict.fromkeys(
-        [*tests, *(t for m in mutants for t in FILE_TESTS.get(Path(m.file).name, ()))]))
-    base = run_worker(work, base_tests, seed, timeout_s)
-    if base["failed"] or not base["lint_ok"]:
-        raise SystemExit(f"the unmutated RTL does not pass: {base}")
+    _baseline(work, tests, [m.file for m in mutants], seed, timeout_s)
     report: dict = {"block": block, "commit": commit(), "tests": tests, "seed": seed,
                     "files": list(files), "planted": 0, "discarded_lint": 0, "killed": 0,
                     "live": 0, "survivors": [], "killed_by": {}}

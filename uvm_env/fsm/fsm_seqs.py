@@ -342,19 +342,26 @@ class JumpForwardSeq(FsmBaseSeq):
     """Follow forced tokens: whenever the result says forced, send exactly that token."""
 
     def __init__(self, name: str, env: object, rng: random.Random, gid: int,
-                 slots: list[int], n_runs: int) -> None:
+                 slots: list[int], n_runs: int, steps: int = 64,
+                 p_violate: float = 0.08) -> None:
         super().__init__(name, env, rng)
         self.gid, self.slots, self.n_runs = gid, slots, n_runs
+        self.steps, self.p_violate = steps, p_violate
         self.forced_followed = 0
+        #: Forced tokens reported in states past the info bitmaps' first word (one bit
+        #: per state, LoadW bits per word).
+        self.forced_deep = 0
 
     async def body(self) -> None:
         rng = self.rng
         for run in range(self.n_runs):
             slot = self.slots[run % len(self.slots)]
             exp = await self.bind(slot, self.gid)
-            for _ in range(64):
+            for _ in range(self.steps):
                 if exp.rsp.forced_valid:
-                    if rng.random() < 0.08:
+                    if self.shadow.bound(slot).state >= self.shadow.p.load_w:
+                        self.forced_deep += 1
+                    if rng.random() < self.p_violate:
                         # Anything but the forced token is a violation there.
                         bad = self.illegal(slot)
                         if bad is not None:
