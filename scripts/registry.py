@@ -1041,6 +1041,25 @@ TESTS.update((t.name, t) for t in map(_on_overlap, (
     TESTS["radix_namespace"], TESTS["radix_backpressure"])))
 
 
+def _at_ram_lat(base: SimTest, lat: int) -> SimTest:
+    """base again with the on-chip RAMs' read latency at ``lat`` (RamLat): the VCK5000
+    configuration's value is 3, the suite's default 2, and the line streamer, the walker
+    and the commit stage time their reads by it. Verilator only, as base."""
+    return dataclasses.replace(
+        base, name=f"{base.name}_lat{lat}",
+        description=f"{base.description}, RAM read latency {lat} (RamLat)",
+        parameters={**base.parameters, "RamLat": lat},
+        sims=tuple(s for s in base.sims if s == "verilator"),
+        ci_sims=tuple(s for s in base.ci_sims if s == "verilator"))
+
+
+# The board's read latency on the suite's small builds: random traffic on chip and on L2,
+# the overlapped core's races, and edges of many lines (radix_scale alone ran RamLat 3).
+TESTS.update((t.name, t) for t in (_at_ram_lat(TESTS[n], 3) for n in (
+    "radix_random", "radix_l2_random", "radix_concurrent_overlap", "radix_long_edges",
+    "radix_random_overlap")))
+
+
 def get(name: str) -> SimTest:
     try:
         return TESTS[name]

@@ -21,7 +21,7 @@ from uvm_env.radix.protocol import (
     ST_OK,
 )
 from uvm_env.radix.radix_item import RadixCmd
-from uvm_env.radix.radix_predictor import RadixPredictor
+from uvm_env.radix.radix_predictor import SLOT_MASK, RadixPredictor
 
 
 class OneCmdSeq(uvm_sequence):
@@ -171,6 +171,21 @@ class RandomOpsSeq(RadixBaseSeq):
         while self.locked and not self.stopping:   # balance every lock so the tree ends evictable
             await self.do(op=OP_UNLOCK, arg=self.locked.pop())
 
+    def out_of_range_handle(self) -> int:
+        """A handle no node can have: reserved top bits set, or a slot at or past
+        NodeCap. The second kind is a live handle (the root's half the time, when known)
+        with NodeCap added to its slot: it names the live node in the slot's low bits
+        (exactly the root at slot NodeCap), so only the slot's range check refuses it."""
+        rng, p = self.rng, self.pred.p
+        live = self.pred.live_handles()
+        roots = [h for h in live if h & SLOT_MASK == 0]
+        if not live or rng.random() < 0.3:
+            return 0xFF00_0000 | rng.getrandbits(16)
+        handle = rng.choice(roots) if roots and rng.random() < 0.5 else rng.choice(live)
+        if (handle & SLOT_MASK) + p.node_cap > SLOT_MASK:
+            return 0xFF00_0000 | rng.getrandbits(16)
+        return handle + p.node_cap
+
     async def malformed(self) -> None:
         """One command of each refusal class, chosen at random."""
         rng, p = self.rng, self.pred.p
@@ -199,7 +214,7 @@ class RandomOpsSeq(RadixBaseSeq):
             await self.do(op=rng.choice([OP_LOCK, OP_UNLOCK]),
                           arg=rng.choice(sorted(self.pred.surely_dead_handles())))
         elif kind == 7:
-            await self.do(op=OP_LOCK, arg=0xFF00_0000 | rng.getrandbits(16))
+            await self.do(op=rng.choice([OP_LOCK, OP_UNLOCK]), arg=self.out_of_range_handle())
         elif self.pred.live_handles():
             # Unlock without a lock: refused if any node on the path is unlocked.
             await self.do(op=OP_UNLOCK, arg=rng.choice(self.pred.live_handles()))
