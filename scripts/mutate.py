@@ -55,12 +55,14 @@ DEFAULT_TESTS = {
 # for bit with the model's hashes, which the core's answers do not depend on), or the
 # RAM read latency (the board's RamLat 3 times the line streamer's link bypass
 # differently: radix_long_edges_lat3); radix_core's room check for the child index's
-# stash is reached only by radix_capacity, which fills buckets on purpose.
+# stash is reached only by radix_capacity, which fills buckets on purpose, and its L2 glue
+# only by an L2 build (radix_l2_random).
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
               "radix_core.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",
                                                          "radix_long_edges_lat3",
+                                                         "radix_l2_random",
                                                          "radix_concurrent_overlap"),
               "radix_read_sig.sv": ("read_sig_random", "read_sig_random_small",
                                     "radix_concurrent_overlap")}
