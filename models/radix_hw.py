@@ -129,6 +129,23 @@ class RadixHw:
                 return False
         return True
 
+    def shared_bucket(self, plan: WalkPlan, ns: int, op_insert: bool) -> str | None:
+        """How an INSERT that splits an edge and adds a leaf would place its two index
+        entries when both land in one bucket (the re-keyed tail and the leaf hang under
+        the same new upper half): "2 ways", "way + stash", "2 stash", or "refused" when
+        the bucket and the stash together lack room. None in every other case. Pure."""
+        if not (op_insert and plan.split > 0 and plan.pos < plan.n) or len(self.free_slots) < 2:
+            return None
+        up_slot = self.free_slots[-1]
+        b = bucket_of(ns, up_slot, plan.tail_page, self.geo.hash_buckets)
+        if b != bucket_of(ns, up_slot, plan.leaf_page, self.geo.hash_buckets):
+            return None
+        ways = max(0, self.geo.hash_ways - self.bucket_used.get(b, 0))
+        need = max(0, 2 - ways)
+        if need > self.geo.stash_depth - self.stash_used:
+            return "refused"
+        return ("2 ways", "way + stash", "2 stash")[need]
+
     # ---- updates, in the RTL's order
     def commit(self, model: RadixCache, ns: int) -> None:
         """Apply the split and/or new leaf the model just made (model.last_split/last_leaf)."""

@@ -1017,16 +1017,26 @@ TESTS: dict[str, SimTest] = {
 }
 
 
-def _on_overlap(base: SimTest) -> SimTest:
-    """base again on the overlapped core (Overlap = 1): the same module, stimulus and
-    checks, so the serial model judges walks that ran beside a commit. CI runs it on
-    Verilator only (make regress on every simulator base supports): Icarus builds of the
-    overlapped core are in CI through radix_concurrent_overlap."""
+def _verilator(sims: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(s for s in sims if s == "verilator")
+
+
+def _variant(base: SimTest, suffix: str, what: str, parameters: dict[str, int], *,
+             sims: tuple[str, ...] | None = None) -> SimTest:
+    """base again under other parameters: the same module, stimulus and checks, so the
+    serial model judges the variant exactly as it judges base. CI runs variants on
+    Verilator only; ``sims`` narrows what make regress may run too (default: as base)."""
     return dataclasses.replace(
-        base, name=f"{base.name}_overlap",
-        description=f"{base.description}, on the overlapped core (Overlap = 1)",
-        parameters={**base.parameters, "Overlap": 1},
-        ci_sims=tuple(s for s in base.ci_sims if s == "verilator"))
+        base, name=f"{base.name}_{suffix}", description=f"{base.description}, {what}",
+        parameters={**base.parameters, **parameters},
+        sims=base.sims if sims is None else sims, ci_sims=_verilator(base.ci_sims))
+
+
+def _on_overlap(base: SimTest) -> SimTest:
+    """base on the overlapped core (Overlap = 1), where walks run beside a commit. make
+    regress keeps every simulator base supports: Icarus builds of the overlapped core
+    are in CI through radix_concurrent_overlap."""
+    return _variant(base, "overlap", "on the overlapped core (Overlap = 1)", {"Overlap": 1})
 
 
 # The radix suite's random (also paged and on L2), stress, reset, refusal, CSR, hold, LRU,
@@ -1042,15 +1052,11 @@ TESTS.update((t.name, t) for t in map(_on_overlap, (
 
 
 def _at_ram_lat(base: SimTest, lat: int) -> SimTest:
-    """base again with the on-chip RAMs' read latency at ``lat`` (RamLat): the VCK5000
+    """base with the on-chip RAMs' read latency at ``lat`` (RamLat): the VCK5000
     configuration's value is 3, the suite's default 2, and the line streamer, the walker
-    and the commit stage time their reads by it. Verilator only, as base."""
-    return dataclasses.replace(
-        base, name=f"{base.name}_lat{lat}",
-        description=f"{base.description}, RAM read latency {lat} (RamLat)",
-        parameters={**base.parameters, "RamLat": lat},
-        sims=tuple(s for s in base.sims if s == "verilator"),
-        ci_sims=tuple(s for s in base.ci_sims if s == "verilator"))
+    and the commit stage time their reads by it. Verilator only."""
+    return _variant(base, f"lat{lat}", f"RAM read latency {lat} (RamLat)", {"RamLat": lat},
+                    sims=_verilator(base.sims))
 
 
 # The board's read latency on the suite's small builds: random traffic on chip and on L2,

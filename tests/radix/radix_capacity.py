@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """radix_capacity: token lines, node slots and the child index each filled to refusal;
 every refusal predicted, nothing half-written (all CSRs compared after each), and the
-tree usable again after evictions."""
+tree usable again after evictions. Then a split tail and a new leaf that hash to one
+bucket, with that bucket's free ways and the stash's free entries from 2/0 down to 0/0:
+placed in the ways, the stash or both, or refused."""
 
 from __future__ import annotations
 
@@ -27,4 +29,8 @@ class RadixCapacityTest(RadixBaseTest):
         sb.compare("each structure was filled to refusal",
                    {"line": True, "node": True, "index": True},
                    {k: seq.refused.get(k, 0) > 0 for k in ("line", "node", "index")})
+        want = {case[2]: sum(c[2] == case[2] for c in seq.SHARED_CASES)
+                for case in seq.SHARED_CASES}
+        sb.compare("split tails and leaves sent into one bucket, by placement", want,
+                   seq.shared)
         await self.check_csrs()

@@ -2,14 +2,15 @@
 """RadixCoverage: operation x outcome, operation x every status it can have, operation x
 the tree state it met (empty, node-full, slot-full, hash-full, locked path, partial),
 tree state x response-sink stall, key-length classes, split position, walk depth x how
-the walk ended, eviction cascade, lock depth, commands in flight x response-FIFO level,
+the walk ended, how a split tail and a new leaf in one bucket are placed, eviction
+cascade, lock depth, commands in flight x response-FIFO level,
 commands the intake took in while another ran."""
 
 from __future__ import annotations
 
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
-from uvm_env.radix.protocol import OP_NAMES, ST_NAMES
+from uvm_env.radix.protocol import OP_NAMES, ST_CAPACITY, ST_NAMES
 from uvm_env.radix.radix_item import RadixCmd
 from uvm_env.radix.radix_predictor import TREE_STATES
 
@@ -29,6 +30,7 @@ OP_STATUS_BINS = [(op, st) for op, sts in STATUSES_OF.items() for st in sts]
 #: Operations crossed with the tree state; RESET has its own point (reset_from).
 TREE_OPS = ["MATCH", "INSERT", "EVICT", "LOCK", "UNLOCK", "SIZES"]
 KEY_LENGTHS = ["1", "odd", "even", "page-1", "MaxLen"]
+SHARED_BUCKET = ["2 ways", "way + stash", "2 stash", "refused"]
 
 
 def _bucket(n: int, edges: tuple[int, ...]) -> str:
@@ -86,6 +88,12 @@ class RadixCoverage:
         def sample_split(off: int) -> None:
             pass
 
+        # An INSERT whose split tail and new leaf hash to one bucket takes two entries
+        # there at once: the free ways, the stash, or a refusal (docs/radix-protocol.md).
+        @CoverPoint(f"{p}.shared_bucket", xf=lambda room: room, bins=SHARED_BUCKET)
+        def sample_shared(room: str) -> None:
+            pass
+
         @CoverPoint(f"{p}.evict_cascade", xf=lambda n: _bucket(n, (0, 1, 3)),
                     bins=["<=0", "<=1", "<=3", ">3"])
         def sample_evict(n: int) -> None:
@@ -134,6 +142,7 @@ class RadixCoverage:
         self._sample, self._split, self._evict, self._lock = (
             sample, sample_split, sample_evict, sample_lock)
         self._walk = sample_walk
+        self._shared = sample_shared
         self._pipe = sample_pipe
         self.sample_intake = sample_intake
         self.sample_in_flight_bin = sample_in_flight_bin
@@ -159,6 +168,11 @@ class RadixCoverage:
                 self._tree(cmd)
         if cmd.op in (OP_MATCH, OP_INSERT) and exp.rsp.status == 0:
             self._key(len(cmd.tokens), self.page_size, self.max_len)
+        room = getattr(cmd, "shared_bucket", None)
+        # Sampled only when the status is the one the index alone decides: an INSERT
+        # refused for want of lines or slots says nothing about its two entries.
+        if room is not None and exp.rsp.status == (ST_CAPACITY if room == "refused" else 0):
+            self._shared(room)
         if exp.rsp.status != 0:
             return
         if exp.split_at is not None:

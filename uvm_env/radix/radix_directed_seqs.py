@@ -110,6 +110,7 @@ class CapacitySeq(RadixBaseSeq):
         super().__init__(name, pred, rng)
         self.snapshot = snapshot          # async callable: compare every CSR with the model
         self.refused: dict[str, int] = {}   # refusals whose cause was the structure named
+        self.shared: dict[str, int] = {}    # shared-bucket INSERTs sent, by placement
 
     def short_of(self, key: list[int]) -> str:
         """Which structure a refused INSERT of `key` lacked, from the capacity mirror."""
@@ -192,6 +193,54 @@ class CapacitySeq(RadixBaseSeq):
         await self.fill("index", index_keys)
         await self.every_op_when_full("index", index_keys)
         await self.recover()
+        for case in self.SHARED_CASES:
+            await self.shared_bucket(*case)
+
+    #: (free ways in the shared bucket, free stash entries): the index's room for a split
+    #: tail and a new leaf that hash to one bucket, and the placement the model predicts.
+    SHARED_CASES = ((2, 0, "2 ways"), (1, 1, "way + stash"), (1, 0, "refused"),
+                    (0, 2, "2 stash"), (0, 1, "refused"), (0, 0, "refused"))
+
+    async def shared_bucket(self, ways: int, stash: int, expect: str) -> None:
+        """After RESET: bucket B left with `ways` free ways, and root children of another
+        bucket overflowing into the stash until `stash` entries are free. Then a two-page
+        leaf L whose second page, under the slot the split's upper half will take, hashes
+        to B, and an INSERT that splits L after its first page and adds a leaf whose page
+        hashes to B too. Each structure but the index has room, so the index decides."""
+        p, hw = self.pred.p, self.pred.hw
+        page = p.page_size
+        await self.do(op=OP_RESET, wait=True)
+
+        def first_pages(parent: int, bucket: int, start: int, n: int) -> list[int]:
+            out, t = [], start
+            while len(out) < n:
+                if bucket_of(0, parent, (t,) * page, p.hash_buckets) == bucket:
+                    out.append(t)
+                t += 1
+            return out
+
+        def root_bucket(t: int) -> int:
+            return bucket_of(0, 0, (t,) * page, p.hash_buckets)
+
+        b, b2 = root_bucket(50000), root_bucket(50001)
+        assert b != b2, "pick first pages of two buckets"
+        fillers = (first_pages(0, b, 50000, p.hash_ways - ways)
+                   + first_pages(0, b2, 50001, p.hash_ways + p.stash_depth - stash))
+        for t in fillers:
+            await self.do(op=OP_INSERT, tokens=[t] * page, kvs=self.fresh_kvs(page), wait=True)
+        a = next(t for t in range(60000, 70000) if root_bucket(t) not in (b, b2))
+        upper = hw.free_slots[-2]          # L takes the top of the free stack, the split next
+        tail, leaf = first_pages(upper, b, 70000, 2)
+        key = [a] * page + [tail] * page
+        await self.do(op=OP_INSERT, tokens=key, kvs=self.fresh_kvs(len(key)), wait=True)
+        split = [a] * page + [leaf] * page
+        room = self.pred.shared_bucket(RadixCmd(op=OP_INSERT, tokens=split, ns=0))
+        assert room == expect, f"built {room!r}, meant {expect!r} ({ways} ways, {stash} stash)"
+        await self.do(op=OP_INSERT, tokens=split, kvs=self.fresh_kvs(len(split)), wait=True)
+        self.shared[expect] = self.shared.get(expect, 0) + 1
+        await self.snapshot(f"after a split tail and a leaf into one bucket ({expect})")
+        await self.do(op=OP_MATCH, tokens=split, wait=True)
+        await self.do(op=OP_MATCH, tokens=key, wait=True)
 
 
 class LongEdgesSeq(RadixBaseSeq):

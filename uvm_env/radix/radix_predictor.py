@@ -231,6 +231,14 @@ class RadixPredictor:
             return "hash-full"
         return "locked path" if self._path_locked(cmd) else "partial"
 
+    def shared_bucket(self, cmd: RadixCmd) -> str | None:
+        """RadixHw.shared_bucket for ``cmd`` run next (coverage): how an INSERT whose
+        split tail and new leaf land in one bucket places the two index entries."""
+        if (cmd.op != OP_INSERT or not 0 < len(cmd.tokens) <= self.p.max_len
+                or cmd.ns >= self.p.num_ns):
+            return None
+        return self.hw.shared_bucket(self.model.walk_plan(cmd.tokens, cmd.ns), cmd.ns, True)
+
     def _path_locked(self, cmd: RadixCmd) -> bool:
         if cmd.op in (OP_MATCH, OP_INSERT):
             if not 0 < len(cmd.tokens) <= self.p.max_len or cmd.ns >= self.p.num_ns:

@@ -178,13 +178,14 @@ class RandomOpsSeq(RadixBaseSeq):
         (exactly the root at slot NodeCap), so only the slot's range check refuses it."""
         rng, p = self.rng, self.pred.p
         live = self.pred.live_handles()
-        roots = [h for h in live if h & SLOT_MASK == 0]
-        if not live or rng.random() < 0.3:
-            return 0xFF00_0000 | rng.getrandbits(16)
-        handle = rng.choice(roots) if roots and rng.random() < 0.5 else rng.choice(live)
-        if (handle & SLOT_MASK) + p.node_cap > SLOT_MASK:
-            return 0xFF00_0000 | rng.getrandbits(16)
-        return handle + p.node_cap
+        handle = None
+        if live and rng.random() >= 0.3:
+            roots = [h for h in live if h & SLOT_MASK == 0]
+            handle = rng.choice(roots) if roots and rng.random() < 0.5 else rng.choice(live)
+        # The slot field must not carry into the generation bits.
+        if handle is not None and (handle & SLOT_MASK) + p.node_cap <= SLOT_MASK:
+            return handle + p.node_cap
+        return 0xFF00_0000 | rng.getrandbits(16)
 
     async def malformed(self) -> None:
         """One command of each refusal class, chosen at random."""
