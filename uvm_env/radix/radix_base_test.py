@@ -36,6 +36,11 @@ class RadixBaseTest(BaseTest):
     def make_sequence(self) -> uvm_sequence:
         raise NotImplementedError
 
+    async def apply_reset(self) -> None:
+        """rst_ni, then L2_STATUS at once, during the init sweep (RadixEnv.check_l2_idle)."""
+        await super().apply_reset()
+        await self.env.check_l2_idle("right after reset")
+
     def bench_config(self, timeout_scale: int) -> BenchConfig:
         """make_config for a bench: no idles or stalls from the testbench (the cycles
         measure the core), and a timeout ``timeout_scale`` times the usual."""

@@ -132,6 +132,15 @@ class RadixEnv(uvm_env):
             await ClockCycles(self.clock, poll_cycles)
         raise AssertionError(f"INIT_DONE never came in {limit} polls")
 
+    async def check_l2_idle(self, when: str) -> None:
+        """L2_STATUS after rst_ni: nothing has asked for a flush and no DDR access can
+        have failed, so FLUSHING and FAULT read 0 (their reset values) on every build,
+        also while the init sweep runs. A flush that reset itself started would write the
+        L2 build's sweep back to DDR as if software had asked."""
+        status = await self.read_csr("L2_STATUS")
+        self.scoreboard.compare(f"L2_STATUS {when}", {"FLUSHING": 0, "FAULT": 0},
+                                {"FLUSHING": status & 1, "FAULT": status >> 1 & 1})
+
     async def flush_l2(self, poll_cycles: int = 16, limit: int = 100_000) -> L2Source:
         """L2_CTRL.FLUSH, then wait for L2_STATUS.FLUSHING to drop: every dirty L1 line
         is in the DDR model. Returns where the tables are, for the image check."""

@@ -92,6 +92,7 @@ class RadixResetHooks(RandResetHooks):
         status = await env.read_csr("STATUS")
         sb.check(f"reset {self.resets}: init sweep restarted", not status & 2,
                  f"STATUS={status:#x} right after reset")
+        await env.check_l2_idle(f"right after reset {self.resets}")
         self.sweep_checks += 1
         await env.wait_init_done()
         suite = CsrSuite.on_dut(BLOCK, env.csr, test.clock, test.dut, sb,
