@@ -54,8 +54,10 @@ def fix_header_crc(data: bytearray) -> None:
 
 #: Header fields the "dims" fault breaks (byte offsets): the state, class, row, token
 #: and comb-base widths, the reject code, the start state, the comb size, the start
-#: state's info position.
-DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44, 0x48)
+#: state's info position, the final state and the EOS token. The start and final states
+#: become S and the EOS token V: the first value past each range, so a bound checked
+#: with <= instead of < lets the image through.
+DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44, 0x48, 0x24, 0x28)
 
 
 def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
@@ -108,8 +110,10 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
         field = rng.choice(DIMS_FIELDS) if field is None else field
         if field in (0x2C, 0x44):
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, field)[0] ^ 1)
-        elif field == 0x20:
-            struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x10)[0] + 5)
+        elif field in (0x20, 0x24):           # the start or final state: S
+            struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x10)[0])
+        elif field == 0x28:                   # the EOS token: V
+            struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x0C)[0])
         elif field == 0x48:   # outside [classes, comb size)
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x44)[0])
         else:
