@@ -196,8 +196,8 @@ class CapacitySeq(RadixBaseSeq):
         for case in self.SHARED_CASES:
             await self.shared_bucket(*case)
 
-    #: (free ways in the shared bucket, free stash entries): the index's room for a split
-    #: tail and a new leaf that hash to one bucket, and the placement the model predicts.
+    #: (free ways in the shared bucket, free stash entries, the placement the model
+    #: predicts) for a split tail and a new leaf that hash to one bucket.
     SHARED_CASES = ((2, 0, "2 ways"), (1, 1, "way + stash"), (1, 0, "refused"),
                     (0, 2, "2 stash"), (0, 1, "refused"), (0, 0, "refused"))
 
