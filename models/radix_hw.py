@@ -111,40 +111,53 @@ class RadixHw:
             return False
         if leaf and lines_of(0, plan.n - plan.pos) > self.free_lines:
             return False
-        buckets = []
-        up_slot = self.free_slots[-1] if split else None
-        if split:
-            buckets.append(bucket_of(ns, up_slot, plan.tail_page, self.geo.hash_buckets))
-        if leaf:
-            parent = up_slot if split else self.slot(plan.leaf_parent)
-            buckets.append(bucket_of(ns, parent, plan.leaf_page, self.geo.hash_buckets))
-        stash = self.geo.stash_depth - self.stash_used
-        taken: dict[int, int] = {}
-        for b in buckets:
-            if self.bucket_used.get(b, 0) + taken.get(b, 0) < self.geo.hash_ways:
-                taken[b] = taken.get(b, 0) + 1
-            elif stash > 0:
-                stash -= 1
-            else:
-                return False
-        return True
+        return self._placement(self._entry_buckets(plan, ns, op_insert)) is not None
 
     def shared_bucket(self, plan: WalkPlan, ns: int, op_insert: bool) -> str | None:
         """How an INSERT that splits an edge and adds a leaf would place its two index
         entries when both land in one bucket (the re-keyed tail and the leaf hang under
         the same new upper half): "2 ways", "way + stash", "2 stash", or "refused" when
         the bucket and the stash together lack room. None in every other case. Pure."""
-        if not (op_insert and plan.split > 0 and plan.pos < plan.n) or len(self.free_slots) < 2:
+        if len(self.free_slots) < 2:
             return None
-        up_slot = self.free_slots[-1]
-        b = bucket_of(ns, up_slot, plan.tail_page, self.geo.hash_buckets)
-        if b != bucket_of(ns, up_slot, plan.leaf_page, self.geo.hash_buckets):
+        buckets = self._entry_buckets(plan, ns, op_insert)
+        if len(buckets) != 2 or buckets[0] != buckets[1]:
             return None
-        ways = max(0, self.geo.hash_ways - self.bucket_used.get(b, 0))
-        need = max(0, 2 - ways)
-        if need > self.geo.stash_depth - self.stash_used:
+        places = self._placement(buckets)
+        if places is None:
             return "refused"
-        return ("2 ways", "way + stash", "2 stash")[need]
+        return ("2 ways", "way + stash", "2 stash")[places.count("stash")]
+
+    def _entry_buckets(self, plan: WalkPlan, ns: int, op_insert: bool) -> list[int]:
+        """The buckets of the index entries the command adds, in the RTL's order: the
+        split's re-keyed tail (under the upper half's slot, the next free one), then the
+        new leaf. Needs a free slot for each."""
+        split = plan.split > 0
+        buckets = []
+        up_slot = self.free_slots[-1] if split else None
+        if split:
+            buckets.append(bucket_of(ns, up_slot, plan.tail_page, self.geo.hash_buckets))
+        if op_insert and plan.pos < plan.n:
+            parent = up_slot if split else self.slot(plan.leaf_parent)
+            buckets.append(bucket_of(ns, parent, plan.leaf_page, self.geo.hash_buckets))
+        return buckets
+
+    def _placement(self, buckets: list[int]) -> list[str] | None:
+        """Where each new entry goes ("way", or "stash" once its bucket is full), or None
+        when an entry finds neither."""
+        stash = self.geo.stash_depth - self.stash_used
+        taken: dict[int, int] = {}
+        places = []
+        for b in buckets:
+            if self.bucket_used.get(b, 0) + taken.get(b, 0) < self.geo.hash_ways:
+                taken[b] = taken.get(b, 0) + 1
+                places.append("way")
+            elif stash > 0:
+                stash -= 1
+                places.append("stash")
+            else:
+                return None
+        return places
 
     # ---- updates, in the RTL's order
     def commit(self, model: RadixCache, ns: int) -> None:

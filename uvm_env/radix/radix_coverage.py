@@ -168,7 +168,7 @@ class RadixCoverage:
                 self._tree(cmd)
         if cmd.op in (OP_MATCH, OP_INSERT) and exp.rsp.status == 0:
             self._key(len(cmd.tokens), self.page_size, self.max_len)
-        room = getattr(cmd, "shared_bucket", None)
+        room = getattr(exp, "shared_bucket", None)
         # Sampled only when the status is the one the index alone decides: an INSERT
         # refused for want of lines or slots says nothing about its two entries.
         if room is not None and exp.rsp.status == (ST_CAPACITY if room == "refused" else 0):

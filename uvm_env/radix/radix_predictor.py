@@ -65,6 +65,7 @@ class Prediction:
     evicted_nodes: int = 0
     walk_depth: int = 0            # MATCH: nodes its walk entered (a split's upper node too)
     walk_end: str = ""             # MATCH: "key ends", "no child" or "inside an edge"
+    shared_bucket: str | None = None   # INSERT: RadixHw.shared_bucket before it ran
 
 
 class RadixPredictor:
@@ -139,9 +140,13 @@ class RadixPredictor:
         self.commands += 1
         if self.faulted and cmd.op != OP_RESET:
             return self._refuse(cmd, ST_MEMORY)
-        status = self._refusal(cmd)
-        if status != ST_OK:
-            return self._refuse(cmd, status)
+        status, room = self._verdict(cmd)
+        exp = self._refuse(cmd, status) if status != ST_OK else self._run(cmd)
+        exp.shared_bucket = room
+        return exp
+
+    def _run(self, cmd: RadixCmd) -> Prediction:
+        """Apply an accepted command to the model and say what it answers."""
         if self.faulted:
             self._reset_after_fault()
             return Prediction(RadixRsp(cmd.op, ST_OK, 0, 0, 0))
@@ -232,8 +237,9 @@ class RadixPredictor:
         return "locked path" if self._path_locked(cmd) else "partial"
 
     def shared_bucket(self, cmd: RadixCmd) -> str | None:
-        """RadixHw.shared_bucket for ``cmd`` run next (coverage): how an INSERT whose
-        split tail and new leaf land in one bucket places the two index entries."""
+        """RadixHw.shared_bucket for ``cmd`` run next: how an INSERT whose split tail and
+        new leaf land in one bucket places the two index entries (a directed sequence
+        checks it built the case it meant; coverage reads Prediction.shared_bucket)."""
         if (cmd.op != OP_INSERT or not 0 < len(cmd.tokens) <= self.p.max_len
                 or cmd.ns >= self.p.num_ns):
             return None
@@ -286,10 +292,23 @@ class RadixPredictor:
     def refusal(self, cmd: RadixCmd) -> int:
         """The status ``cmd`` would get if it ran next (ST_OK: accepted). Exact only when
         every earlier command has been predicted."""
-        return self._refusal(cmd)
+        return self._verdict(cmd)[0]
 
     # ---- helpers
+    def _verdict(self, cmd: RadixCmd) -> tuple[int, str | None]:
+        """The status ``cmd`` would get, and for a MATCH/INSERT that reaches the capacity
+        check, RadixHw.shared_bucket from the same walk plan (coverage)."""
+        status = self._refusal(cmd)
+        if status != ST_OK or cmd.op not in (OP_MATCH, OP_INSERT):
+            return status, None
+        insert = cmd.op == OP_INSERT
+        plan = self.model.walk_plan(cmd.tokens, cmd.ns)
+        ok = self.hw.fits(self.model, plan, cmd.ns, insert)
+        self._cross_check(cmd, ok)
+        return (ST_OK if ok else ST_CAPACITY), self.hw.shared_bucket(plan, cmd.ns, insert)
+
     def _refusal(self, cmd: RadixCmd) -> int:
+        """Every check but capacity, in the RTL's order."""
         op, n_beats = cmd.op, len(cmd.beats())
         if op in (OP_MATCH, OP_INSERT):
             if cmd.arg == 0 or cmd.arg > self.p.max_len:
@@ -300,12 +319,7 @@ class RadixPredictor:
                 return ST_KVCOUNT
             lanes = self.p.data_w // 32
             want = 1 + -(-cmd.arg // lanes) * (2 if op == OP_INSERT else 1)
-            if n_beats != want:
-                return ST_FRAMING
-            plan = self.model.walk_plan(cmd.tokens, cmd.ns)
-            ok = self.hw.fits(self.model, plan, cmd.ns, op == OP_INSERT)
-            self._cross_check(cmd, ok)
-            return ST_OK if ok else ST_CAPACITY
+            return ST_FRAMING if n_beats != want else ST_OK
         if op in (OP_EVICT, OP_LOCK, OP_UNLOCK, OP_SIZES, OP_RESET):
             if n_beats != 1:
                 return ST_FRAMING

@@ -32,7 +32,6 @@ class RadixScoreboard(ScoreboardBase):
         assert cmd.rsp is not None
         self.n_responses += 1
         cmd.tree_state = self.pred.tree_state(cmd)
-        cmd.shared_bucket = self.pred.shared_bucket(cmd)
         onset = cmd.rsp.status == ST_MEMORY and not self.pred.faulted
         if onset:
             # Legal only after an injected DDR fault; the data beats of the command the
