@@ -56,7 +56,9 @@ DEFAULT_TESTS = {
 # RAM read latency (the board's RamLat 3 times the line streamer's link bypass
 # differently: radix_long_edges_lat3); radix_core's room check for the child index's
 # stash is reached only by radix_capacity, which fills buckets on purpose, and its L2 glue
-# only by an L2 build (radix_l2_random).
+# only by an L2 build (radix_l2_random). The L1 cache is in no on-chip build: its own
+# tests (each geometry: sets and ways, token lines, the prefetch buffer, the stress
+# build's 1-150-cycle DDR, the AXI faults), then the core on L2.
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
@@ -64,6 +66,9 @@ FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_rando
                                                          "radix_long_edges_lat3",
                                                          "radix_l2_random",
                                                          "radix_concurrent_overlap"),
+              "radix_l1_cache.sv": ("l1_cache_random", "l1_cache_random_lines",
+                                    "l1_cache_random_prefetch", "l1_cache_random_stress",
+                                    "l1_cache_faults", "radix_l2_random"),
               "radix_read_sig.sv": ("read_sig_random", "read_sig_random_small",
                                     "radix_concurrent_overlap")}
 # Survivors judged equivalent (no test can tell them apart), each with its reason.
