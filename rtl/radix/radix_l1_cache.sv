@@ -1058,6 +1058,16 @@ module radix_l1_cache #(
         if (pf_out_q[t] == 3'd7 || pf_drop_q[t] > pf_out_q[t])
           $fatal(1, "radix_l1_cache: prefetch slot %0d read count out of range", t);
       end
+      // The window: distinct lines, all before the line the next freed slot fetches
+      // (first_of relies on the first; a window that stops advancing breaks both).
+      for (int t = 0; t < PrefetchDepth; t++) begin
+        if ((pf_v_q[t] || pf_p_q[t]) && {1'b0, pf_line_q[t]} >= pf_next_q)
+          $fatal(1, "radix_l1_cache: prefetch slot %0d holds a line past the window", t);
+        for (int u = t + 1; u < PrefetchDepth; u++)
+          if ((pf_v_q[t] || pf_p_q[t]) && (pf_v_q[u] || pf_p_q[u]) &&
+              pf_line_q[t] == pf_line_q[u])
+            $fatal(1, "radix_l1_cache: prefetch slots %0d and %0d hold one line", t, u);
+      end
       if (st_q == E_FILL && |v_fill_tags_eq)
         $fatal(1, "radix_l1_cache: a fill would cache a line twice");
       if (st_q == E_FILL && (r_wait_q || b_wait_q || ar_pend_q || (arv_q && art_q == 2'd0) ||
