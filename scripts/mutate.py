@@ -58,7 +58,9 @@ DEFAULT_TESTS = {
 # stash is reached only by radix_capacity, which fills buckets on purpose, and its L2 glue
 # only by an L2 build (radix_l2_random). The L1 cache is in no on-chip build: its own
 # tests (each geometry: sets and ways, token lines, the prefetch buffer, the stress
-# build's 1-150-cycle DDR, the AXI faults), then the core on L2.
+# build's 1-150-cycle DDR, the AXI faults), then the core on L2. The AXI arbiter is in
+# every build but carries traffic only on L2: the core on L2 with random traffic, with
+# write-backs of a flush, and with faults routed back to the table that asked.
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
@@ -69,6 +71,7 @@ FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_rando
               "radix_l1_cache.sv": ("l1_cache_random", "l1_cache_random_lines",
                                     "l1_cache_random_prefetch", "l1_cache_random_stress",
                                     "l1_cache_faults", "radix_l2_random"),
+              "radix_axi_arb.sv": ("radix_l2_random", "radix_l2_flush", "radix_l2_faults"),
               "radix_read_sig.sv": ("read_sig_random", "read_sig_random_small",
                                     "radix_concurrent_overlap")}
 # Survivors judged equivalent (no test can tell them apart), each with its reason.
