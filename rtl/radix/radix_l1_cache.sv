@@ -484,9 +484,11 @@ module radix_l1_cache #(
 
   // ---------------------------------------------------------------- prefetch buffer
   // A stream buffer of NPf lines beside the cache (PrefetchDepth > 0). A miss of line m
-  // that the buffer holds takes the line from it (at once if it has arrived, else when
-  // its read does) and the freed slot fetches the line after the window; a miss that
-  // the buffer does not hold restarts the window at m+1..m+PrefetchDepth. The buffer
+  // that the buffer holds takes the line from it: at once if it has arrived, and then
+  // the freed slot fetches the line after the window; else when its read does, and the
+  // slot is freed without a new read (its next read would share the ID the miss waits
+  // on), so the window shrinks. A miss that the buffer does not hold restarts the
+  // window at m+1..m+PrefetchDepth. The buffer
   // never answers a line the cache holds (the cache is looked up first), so its copy
   // can be stale only while the cache holds the line dirty; the write-back of a line
   // (eviction or flush) drops its slot, and a window never starts at the line being
