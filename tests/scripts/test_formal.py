@@ -83,6 +83,12 @@ BUGS = [
     ("radix/radix_read_sig.sv", "radix_read_sig",            # add before clear, same cycle
      "sig_q[c] <= (clr_c ? '0 : sig_q[c]) | (add_c ? a_bits : '0);",
      "sig_q[c] <= clr_c ? '0 : (sig_q[c] | a_bits);"),
+    ("radix/radix_axi_arb.sv", "radix_axi_arb",              # W queue never full: overruns
+     "(QW + 1)'(WqDepth - 1);", "(QW + 1)'(WqDepth + 1);"),
+    ("radix/radix_axi_arb.sv", "radix_axi_arb",              # RREADY not from R's own cache
+     "!m_axi_rvalid || |(r_to & rready);", "!m_axi_rvalid || |rready;"),
+    ("radix/radix_axi_arb.sv", "radix_axi_arb",              # AW round robin that starves
+     "aw_above_q <= past(aw_gnt);", "aw_above_q <= aw_gnt;"),
     ("fsm/fsm_mask_engine.sv", "fsm_mask_engine",            # one bit past V leaks
      "if ((LGM+1)'(i) >= r_keep_q) beat[i] = 1'b0;", "if ((LGM+1)'(i) > r_keep_q) beat[i] = 1'b0;"),
     ("fsm/fsm_mask_engine.sv", "fsm_mask_engine",            # TLAST one beat early
