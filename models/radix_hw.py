@@ -111,7 +111,7 @@ class RadixHw:
             return False
         if leaf and lines_of(0, plan.n - plan.pos) > self.free_lines:
             return False
-        return self._placement(self._entry_buckets(plan, ns, op_insert)) is not None
+        return self._stash_taken(self._entry_buckets(plan, ns, op_insert)) is not None
 
     def shared_bucket(self, plan: WalkPlan, ns: int, op_insert: bool) -> str | None:
         """How an INSERT that splits an edge and adds a leaf would place its two index
@@ -123,10 +123,8 @@ class RadixHw:
         buckets = self._entry_buckets(plan, ns, op_insert)
         if len(buckets) != 2 or buckets[0] != buckets[1]:
             return None
-        places = self._placement(buckets)
-        if places is None:
-            return "refused"
-        return ("2 ways", "way + stash", "2 stash")[places.count("stash")]
+        stash = self._stash_taken(buckets)
+        return "refused" if stash is None else ("2 ways", "way + stash", "2 stash")[stash]
 
     def _entry_buckets(self, plan: WalkPlan, ns: int, op_insert: bool) -> list[int]:
         """The buckets of the index entries the command adds, in the RTL's order: the
@@ -142,22 +140,20 @@ class RadixHw:
             buckets.append(bucket_of(ns, parent, plan.leaf_page, self.geo.hash_buckets))
         return buckets
 
-    def _placement(self, buckets: list[int]) -> list[str] | None:
-        """Where each new entry goes ("way", or "stash" once its bucket is full), or None
-        when an entry finds neither."""
-        stash = self.geo.stash_depth - self.stash_used
+    def _stash_taken(self, buckets: list[int]) -> int | None:
+        """How many of the new entries go to the stash (an entry takes a way of its
+        bucket while one is free), or None when an entry finds neither."""
+        room = self.geo.stash_depth - self.stash_used
         taken: dict[int, int] = {}
-        places = []
+        stash = 0
         for b in buckets:
             if self.bucket_used.get(b, 0) + taken.get(b, 0) < self.geo.hash_ways:
                 taken[b] = taken.get(b, 0) + 1
-                places.append("way")
-            elif stash > 0:
-                stash -= 1
-                places.append("stash")
+            elif stash < room:
+                stash += 1
             else:
                 return None
-        return places
+        return stash
 
     # ---- updates, in the RTL's order
     def commit(self, model: RadixCache, ns: int) -> None:

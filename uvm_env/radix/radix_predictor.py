@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.radix_cache import Node, RadixCache
+from models.radix_cache import Node, RadixCache, WalkPlan
 from models.radix_hw import HwGeometry, RadixHw
 from uvm_env.radix.capacity_oracle import oracle_fits
 from uvm_env.radix.protocol import (
@@ -140,7 +140,10 @@ class RadixPredictor:
         self.commands += 1
         if self.faulted and cmd.op != OP_RESET:
             return self._refuse(cmd, ST_MEMORY)
-        status, room = self._verdict(cmd)
+        status, plan = self._verdict(cmd)
+        # Coverage's shared-bucket room, from the plan the verdict walked, before the run.
+        room = (self.hw.shared_bucket(plan, cmd.ns, True)
+                if plan is not None and cmd.op == OP_INSERT else None)
         exp = self._refuse(cmd, status) if status != ST_OK else self._run(cmd)
         exp.shared_bucket = room
         return exp
@@ -295,17 +298,17 @@ class RadixPredictor:
         return self._verdict(cmd)[0]
 
     # ---- helpers
-    def _verdict(self, cmd: RadixCmd) -> tuple[int, str | None]:
+    def _verdict(self, cmd: RadixCmd) -> tuple[int, WalkPlan | None]:
         """The status ``cmd`` would get, and for a MATCH/INSERT that reaches the capacity
-        check, RadixHw.shared_bucket from the same walk plan (coverage)."""
+        check, the walk plan it was decided on (one walk serves the verdict, the oracle
+        cross-check and coverage)."""
         status = self._refusal(cmd)
         if status != ST_OK or cmd.op not in (OP_MATCH, OP_INSERT):
             return status, None
-        insert = cmd.op == OP_INSERT
         plan = self.model.walk_plan(cmd.tokens, cmd.ns)
-        ok = self.hw.fits(self.model, plan, cmd.ns, insert)
+        ok = self.hw.fits(self.model, plan, cmd.ns, cmd.op == OP_INSERT)
         self._cross_check(cmd, ok)
-        return (ST_OK if ok else ST_CAPACITY), self.hw.shared_bucket(plan, cmd.ns, insert)
+        return (ST_OK if ok else ST_CAPACITY), plan
 
     def _refusal(self, cmd: RadixCmd) -> int:
         """Every check but capacity, in the RTL's order."""
