@@ -78,6 +78,8 @@ BUGS = [
      "count_q <= count_q - 1'b1;", "count_q <= count_q;"),
     ("radix/radix_free_stack.sv", "radix_free_stack",        # refill in the wrong order
      "wdata = IdxW'((IdxW + 1)'(Depth - 1) - fill_q);", "wdata = IdxW'(fill_q);"),
+    ("radix/radix_free_stack.sv", "radix_free_stack",        # a refill that runs long
+     "fill_q <= fill_q + 1'b1;", "fill_q <= fill_q - 1'b1;"),
     ("radix/radix_read_sig.sv", "radix_read_sig",            # no same-cycle add bypass
      "(add_c && b_in_a[h]));", "1'b0);"),
     ("radix/radix_read_sig.sv", "radix_read_sig",            # add before clear, same cycle

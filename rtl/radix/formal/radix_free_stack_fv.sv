@@ -9,7 +9,9 @@
 //     after a refill (nothing is lost or created; before the first refill after
 //     reset the stack is empty, and the core always refills it first);
 //   * after a refill the pops return First, First+1, ... in order (the protocol's
-//     handle order) -- checked on the first pop after init.
+//     handle order) -- checked on the first pop after init;
+//   * a refill takes Depth - First cycles: ready_o is low from init_i until then and
+//     high after (the core's RESET time, which no answer shows, so no test sees it).
 // Assumed (the caller, as radix_core behaves and its SVA check): one request per
 // cycle, only while ready; no pop or peek of an empty stack, no push onto a full one;
 // a push returns an index the caller holds; a refill starts with no pop in flight.
@@ -61,6 +63,7 @@ module radix_free_stack_fv #(
   logic          peek_ok_q;      // no push since the last peek was asked for
   logic          refilled_q;     // a refill has been asked for since reset
   logic [IdxW-1:0] peek_data_q;
+  logic [IdxW+1:0] since_q;      // cycles since the last init_i (saturates past Full)
 
   always_comb begin
     in_flight = '0;
@@ -103,6 +106,8 @@ module radix_free_stack_fv #(
     end else begin
       pop_pipe_q  <= ReadLatency'({pop_pipe_q, pop_i});
       peek_pipe_q <= ReadLatency'({peek_pipe_q, peek_i});
+      if (init_i) since_q <= (IdxW + 2)'(1);
+      else if (32'(since_q) <= Full) since_q <= since_q + 1'b1;
       if (init_i) begin
         refilled_q  <= 1'b1;
         held_q      <= '0;
@@ -140,6 +145,7 @@ module radix_free_stack_fv #(
         if (first_pop_q) assert (pop_data == expect_q);
         if (peeked_q) assert (pop_data == peek_data_q);
       end
+      if (refilled_q && !init_i) assert (ready == (32'(since_q) > Full));
       if (refilled_q && ready && !init_i)
         assert (32'(count) + 32'(popcount(held_q)) + 32'(in_flight) == 32'(Full));
       cover (ready && count == '0);                    // everything handed out
