@@ -6,7 +6,10 @@ the repository (build/mutate/<block>/work/, the tracked files of HEAD's working 
 in rtl/. A mutant that fails Verilator -Wall lint on any of the tests' tops is discarded
 (it would not survive review, so it says nothing about the tests). The rest run the
 block's test subset (DEFAULT_TESTS, CI sizes, Verilator, one seed): a failing or hanging
-test kills the mutant; one that passes them all is live. Sites are drawn at random (SEED)
+test kills the mutant. A mutant of a file with a formal proof (FILE_PROOFS) that passes
+the tests then runs that proof on the scratch copy: a counterexample (a prove or bmc task
+that FAILs) kills it; an induction step that fails without one does not, since it may
+start from an unreachable state. One that passes them all is live. Sites are drawn at random (SEED)
 from every mutable token of the block's RTL outside assertion and formal code.
 
 build/mutate/<block>/report.json holds killed / live / discarded, the score
@@ -60,7 +63,8 @@ DEFAULT_TESTS = {
 # tests (each geometry: sets and ways, token lines, the prefetch buffer, the stress
 # build's 1-150-cycle DDR, the AXI faults), then the core on L2. The AXI arbiter is in
 # every build but carries traffic only on L2: the core on L2 with random traffic, with
-# write-backs of a flush, and with faults routed back to the table that asked.
+# write-backs of a flush, and with faults routed back to the table that asked. The free
+# lists are emptied on purpose by radix_capacity, and keep their stacks in DDR on L2.
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
@@ -72,8 +76,21 @@ FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_rando
                                     "l1_cache_random_prefetch", "l1_cache_random_stress",
                                     "l1_cache_faults", "radix_l2_random"),
               "radix_axi_arb.sv": ("radix_l2_random", "radix_l2_flush", "radix_l2_faults"),
+              "radix_free_stack.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",
+                                                               "radix_l2_random"),
               "radix_read_sig.sv": ("read_sig_random", "read_sig_random_small",
                                     "radix_concurrent_overlap")}
+# Formal proofs (rtl/<blk>/formal/<stem>.sby) that check a file's own behaviour, run on
+# the mutants of that file that pass the tests: what no simulation reaches (a full W
+# queue, a refill's duration) they see. Only proofs of a few minutes at most: the mask
+# engine's bounded check takes about 11.
+FILE_PROOFS = {"common_fifo_sync.sv": ("common_fifo_sync",),
+               "common_skid_buffer.sv": ("common_skid_buffer",),
+               "fsm_csr.sv": ("fsm_csr",),
+               "radix_axi_arb.sv": ("radix_axi_arb",),
+               "radix_csr.sv": ("radix_csr",),
+               "radix_free_stack.sv": ("radix_free_stack",),
+               "radix_read_sig.sv": ("radix_read_sig",)}
 # Survivors judged equivalent (no test can tell them apart), each with its reason.
 EQUIVALENTS = ROOT / "docs" / "mutation_equivalents.yml"
 # Checkers and packages are not the design under test.
@@ -207,6 +224,35 @@ def run_worker(work: Path, tests: list[str], seed: int, timeout_s: float,
     return {"lint_ok": True, "failed": [f"(worker crashed: {proc.stderr[-300:]})"]}
 
 
+def proof_kill(work: Path, file: str) -> str | None:
+    """Run the file's proofs (FILE_PROOFS) on the scratch copy; "formal/<stem>: ..." for
+    the first that finds a counterexample, else None."""
+    from scripts import formal
+
+    for stem in FILE_PROOFS.get(Path(file).name, ()):
+        sby = next((work / "rtl").glob(f"*/formal/{stem}.sby"))
+        res = formal.run_proof(sby, formal.tool_env(), workroot=work / "build" / "formal")
+        cex = [d for d in res.detail if d.startswith(("prove", "bmc")) and "FAIL" in d]
+        if cex:
+            return f"formal/{stem}: {cex[0][:160]}"
+    return None
+
+
+def judge(work: Path, m: Mutant, tests: list[str], seed: int, timeout_s: float) -> dict:
+    """Plant `m` in the scratch copy, run the tests and then the file's proofs, restore."""
+    pristine = (ROOT / m.file).read_text()
+    target = work / m.file
+    target.write_text(m.apply(pristine))
+    try:
+        res = run_worker(work, tests, seed, timeout_s)
+        if res["lint_ok"] and not res["failed"]:
+            kill = proof_kill(work, m.file)
+            res["failed"] = [kill] if kill else []
+    finally:
+        target.write_text(pristine)
+    return res
+
+
 def worker(tests: list[str], seed: int, check_lint: bool) -> int:
     """In the scratch copy: lint each distinct top, then run the tests until one fails."""
     from scripts import lint, registry
@@ -279,28 +325,30 @@ def _baseline(work: Path, tests: Sequence[str], files: Sequence[str], seed: int,
     base = run_worker(work, wanted, seed, timeout_s)
     if base["failed"] or not base["lint_ok"]:
         raise SystemExit(f"the unmutated RTL does not pass: {base}")
+    for f in dict.fromkeys(files):
+        kill = proof_kill(work, f)
+        if kill:
+            raise SystemExit(f"the unmutated RTL fails a proof: {kill}")
 
 
 def recheck(block: str, seed: int, timeout_s: float) -> dict:
     """The last report's survivors against the block's current tests (tests only gain
-    checks, so the mutants they killed before stay killed)."""
+    checks, so the mutants they killed before stay killed), and any it counted equivalent
+    that docs/mutation_equivalents.yml no longer lists."""
     path = OUT / block / "report.json"
     report = json.loads(path.read_text())
+    eq = load_equivalents()
+    dropped = [e for e in report.get("equivalent", []) if (e["file"], e["line"], e["op"]) not in eq]
+    report["equivalent"] = [e for e in report.get("equivalent", []) if e not in dropped]
+    report["survivors"] += [{k: v for k, v in e.items() if k != "reason"} for e in dropped]
     work = make_scratch(block)
     _baseline(work, DEFAULT_TESTS[block], [s["file"] for s in report["survivors"]],
               report["seed"], timeout_s)
     still = []
     for s in report["survivors"]:
         m = Mutant(s["file"], s["line"], s["col"], s["op"], s["before"], s["after"])
-        pristine = (ROOT / m.file).read_text()
-        target = work / m.file
-        target.write_text(m.apply(pristine))
-        try:
-            res = run_worker(work, list(FILE_TESTS.get(Path(m.file).name,
-                                                       DEFAULT_TESTS[block])),
-                             report["seed"], timeout_s)
-        finally:
-            target.write_text(pristine)
+        res = judge(work, m, list(FILE_TESTS.get(Path(m.file).name, DEFAULT_TESTS[block])),
+                    report["seed"], timeout_s)
         if not res["lint_ok"]:    # a new test's configuration elaborates it: lint sees it
             report["discarded_lint"] += 1
             print(f"{m.file}:{m.line} {m.op}: now discarded (lint)")
@@ -338,13 +386,7 @@ def run_mutants(block: str, count: int, tests: list[str], seed: int,
                     "live": 0, "survivors": [], "killed_by": {}}
     for k, m in enumerate(mutants):
         pristine = (ROOT / m.file).read_text()
-        target = work / m.file
-        target.write_text(m.apply(pristine))
-        try:
-            res = run_worker(work, list(FILE_TESTS.get(Path(m.file).name, tests)), seed,
-                             timeout_s)
-        finally:
-            target.write_text(pristine)
+        res = judge(work, m, list(FILE_TESTS.get(Path(m.file).name, tests)), seed, timeout_s)
         report["planted"] += 1
         where = f"{m.file}:{m.line} {m.op}"
         if not res["lint_ok"]:

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scripts import dashboard_mutate, mutate, registry
+from scripts import dashboard_mutate, formal, mutate, registry
+
+ROOT = mutate.ROOT
 
 SV = """\
 module m (input logic a, input logic b, output logic y);
@@ -100,3 +102,34 @@ def test_an_equivalent_follows_its_text(tmp_path: Path) -> None:
         assert "no line reads" in str(err)
     else:
         raise AssertionError("a missing text must be an error")
+
+
+def test_file_proofs_name_block_files_and_proofs() -> None:
+    stems = {p.stem for p in formal.proofs()}
+    for name, proofs in mutate.FILE_PROOFS.items():
+        assert list(ROOT.glob(f"rtl/*/{name}")), name
+        assert set(proofs) <= stems, (name, proofs)
+
+
+@pytest.mark.parametrize(("detail", "killed"), [
+    (["bmc_n2: FAIL 2 30 (log x)"], True),              # a counterexample kills
+    (["prove: FAIL 2 9 (log x)"], True),
+    (["prove_n2: UNKNOWN 4 5 (log x)"], False),         # a failed induction step alone does not
+    (["cover_n2: FAIL 1 3 (log x)"], False),            # nor an unreached cover
+    ([], False)])
+def test_proof_kill_needs_a_counterexample(detail: list[str], killed: bool,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Path] = []
+
+    def fake(sby: Path, env: dict[str, str], workroot: Path) -> formal.ProofResult:
+        seen.append(sby)
+        return formal.ProofResult(sby.stem, sby, not detail, 0.0, detail)
+
+    monkeypatch.setattr(formal, "run_proof", fake)
+    kill = mutate.proof_kill(ROOT, "rtl/radix/radix_axi_arb.sv")
+    assert seen == [ROOT / "rtl/radix/formal/radix_axi_arb.sby"]
+    assert (kill is not None) == killed
+    if killed:
+        assert kill.startswith("formal/radix_axi_arb: ")
+    assert mutate.proof_kill(ROOT, "rtl/radix/radix_core.sv") is None   # no proof of its own
+    assert len(seen) == 1
