@@ -65,7 +65,9 @@ DEFAULT_TESTS = {
 # every build but carries traffic only on L2: the core on L2 with random traffic, with
 # write-backs of a flush, and with faults routed back to the table that asked. The free
 # lists are emptied on purpose by radix_capacity, and keep their stacks in DDR on L2;
-# radix_capacity also fills the child index's buckets and stash.
+# radix_capacity also fills the child index's buckets and stash, and the index's wait
+# for its bucket row lasts more than one cycle only on a RamLat 3 build
+# (radix_long_edges_lat3).
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
@@ -77,7 +79,8 @@ FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_rando
                                     "l1_cache_random_prefetch", "l1_cache_random_stress",
                                     "l1_cache_faults", "radix_l2_random"),
               "radix_axi_arb.sv": ("radix_l2_random", "radix_l2_flush", "radix_l2_faults"),
-              "radix_child_index.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",),
+              "radix_child_index.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",
+                                                                "radix_long_edges_lat3"),
               "radix_free_stack.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",
                                                                "radix_l2_random"),
               "radix_read_sig.sv": ("read_sig_random", "read_sig_random_small",

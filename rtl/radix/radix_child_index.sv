@@ -22,8 +22,9 @@
 // One operation at a time: op_valid_i starts it (only while idle_o) and reads
 // the bucket in the same cycle, from the hashed key. The key compares are
 // registered as the row arrives; the way select is a cycle later (X_SEL).
-// done_o pulses RamLat + 2 cycles after op_valid_i for a LOOKUP, one cycle
-// more for the operations that write the row back.
+// idle_o rises again, with the results on the outputs, RamLat + 2 advancing
+// cycles after op_valid_i for a LOOKUP, one cycle more for the operations
+// that write the row back (an assertion holds the RTL to this).
 `default_nettype none
 
 `include "common_macros.svh"
@@ -77,7 +78,6 @@ module radix_child_index #(
   input  wire logic [LenW-1:0]     len_i,       // INSERT, SETCHILD: the child's edge length
   input  wire logic [LocW-1:0]     loc_i,       // SETCHILD, DELETE
 
-  output logic                     done_o,
   output logic                     hit_o,       // LOOKUP: key present
   output logic      [NodeW-1:0]    child_o,     // LOOKUP: its child
   output logic      [LenW-1:0]     len_o,       // LOOKUP: the child's edge length
@@ -282,10 +282,8 @@ module radix_child_index #(
         state_q    <= X_IDLE;
         st_valid_q <= '0;
         used_q     <= '0;
-        done_o     <= 1'b0;
         overflow_o <= 1'b0;
       end else begin
-        done_o     <= 1'b0;
         overflow_o <= 1'b0;
         unique case (state_q)
           X_IDLE: begin
@@ -329,7 +327,6 @@ module radix_child_index #(
             bucket_o     <= bucket_q;
             free_ways_o  <= n_free_ways;
             if (op_q == radix_pkg::IX_LOOKUP) begin
-              done_o  <= 1'b1;
               state_q <= X_IDLE;
             end else begin
               state_q <= X_WRITE;
@@ -361,7 +358,6 @@ module radix_child_index #(
               end
               default: ;
             endcase
-            done_o  <= 1'b1;
             state_q <= X_IDLE;
           end
           default: state_q <= X_IDLE;
@@ -375,8 +371,16 @@ module radix_child_index #(
   assign used_o       = used_q;
 
 `ifdef COMMON_ASSERT_ON
+  // The timing contract in the header: the row is taken exactly RamLat advancing
+  // cycles after the read was issued (a longer wait still answers right, but every
+  // walk pays for it).
+  logic [7:0] a_ticks_q;
   always_ff @(posedge clk_i) begin
     if (adv_i || !rst_ni) begin
+      a_ticks_q <= (state_q == X_WAIT && a_ticks_q != 8'hff) ? a_ticks_q + 1'b1 : 8'd0;
+      if (rst_ni && state_q == X_SEL && a_ticks_q != 8'(RamLat))
+        $fatal(1, "radix_child_index: the bucket row was taken %0d cycles after its read, not %0d",
+               a_ticks_q, RamLat);
       if (rst_ni && overflow_o) $fatal(1, "radix_child_index: INSERT without room");
       if (rst_ni && state_q == X_WRITE && op_q == radix_pkg::IX_INSERT && (any_way_hit || any_st_hit))
         $fatal(1, "radix_child_index: INSERT of a key that is present");

@@ -670,7 +670,7 @@ module radix_core #(
                   .count_o(fl_count));
 
   // child index
-  logic               ix_init, ix_idle, ix_valid, ix_done, ix_hit, ix_overflow;
+  logic               ix_init, ix_idle, ix_valid, ix_hit, ix_overflow;
   logic [1:0]         ix_op;
   logic [NodeW-1:0]   ix_parent, ix_child_in, ix_child;
   logic [7:0]         ix_ns;   // set with ix_parent: the walker's and the commit's differ
@@ -691,7 +691,7 @@ module radix_core #(
     .clk_i (clk_i), `RADIX_L2_CONN(T_INDEX), .init_i (ix_init), .idle_o (ix_idle),
     .op_valid_i (ix_valid), .op_i (ix_op), .ns_i (ix_ns), .parent_i (ix_parent),
     .page_i (ix_page), .child_i (ix_child_in), .len_i (ix_len_in), .loc_i (ix_loc_in),
-    .done_o (ix_done), .hit_o (ix_hit), .child_o (ix_child), .len_o (ix_len), .loc_o (ix_loc),
+    .hit_o (ix_hit), .child_o (ix_child), .len_o (ix_len), .loc_o (ix_loc),
     .bucket_o (ix_bucket), .free_ways_o (ix_free_ways), .stash_free_o (ix_stash_free),
     .used_o (ix_used), .overflow_o (ix_overflow)
   );
@@ -2876,7 +2876,7 @@ module radix_core #(
 `endif
 
   logic unused;
-  assign unused = ^{rsp_full, rsp_empty, ix_done, e_valid, e_ns, pf_miss_q, nr_len_q, fl_valid, fn_valid, p_valid,
+  assign unused = ^{rsp_full, rsp_empty, e_valid, e_ns, pf_miss_q, nr_len_q, fl_valid, fn_valid, p_valid,
                     c_nchild_q, c_stamp_q, ix_overflow, d_q, a_addr, lw_v_q, st_base_q,
                     l2_sum_q[32*radix_pkg::L1C_STALL +: 32]};   // the core counts its own frozen cycles
 endmodule
