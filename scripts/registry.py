@@ -274,13 +274,14 @@ TESTS: dict[str, SimTest] = {
         _entry(
             "l1_cache_random_prefetch",
             "L1CacheRandomTest",
-            "radix_l1_cache with a 3-line prefetch buffer: every read against the flat table",
+            "radix_l1_cache with a 3-line prefetch buffer: every read against the flat table; "
+            "some long AR stalls, so a miss can meet a prefetch read that has not left",
             block="radix",
             top="radix_l1_cache",
             filelists=_RADIX_L1,
             parameters=_L1_PF_PARAMS,
             sims=SIMULATORS,
-            env={"N_ITEMS": "4000"},
+            env={"N_ITEMS": "4000", "L1_AR_LONG": "0.1"},
             ci_env={"N_ITEMS": "1500"},
             module="l1_cache_random",
         ),

@@ -484,17 +484,24 @@ module radix_l1_cache #(
 
   // ---------------------------------------------------------------- prefetch buffer
   // A stream buffer of NPf lines beside the cache (PrefetchDepth > 0). A miss of line m
-  // that the buffer holds takes the line from it: at once if it has arrived, and then
-  // the freed slot fetches the line after the window; else when its read does, and the
-  // slot is freed without a new read (its next read would share the ID the miss waits
-  // on), so the window shrinks. A miss that the buffer does not hold restarts the
+  // that the buffer holds takes the line from it: at once if it has arrived, else when
+  // its read does. Either way the slot at once fetches the line after the window, so
+  // the window keeps its size. When the miss waits, the slot's new read shares the ID
+  // of the read the miss waits on and answers after it (AXI keeps one ID's responses
+  // in order): pf_dem_q marks that the slot's next response is the miss's. (The one
+  // exception: a read whose AR has not left yet cannot be given away, so the slot
+  // stays with the miss and is freed when it answers; the window shrinks by one.)
+  // A miss that the buffer does not hold restarts the
   // window at m+1..m+PrefetchDepth. The buffer
   // never answers a line the cache holds (the cache is looked up first), so its copy
   // can be stale only while the cache holds the line dirty; the write-back of a line
   // (eviction or flush) drops its slot, and a window never starts at the line being
   // written back. A dropped slot whose read is in flight discards that response (same
-  // ID, so it comes first: AXI keeps one ID's responses in order).
+  // ID, so it comes first: AXI keeps one ID's responses in order). A slot's reads in
+  // flight answer in this order: pf_drop_q dropped ones, the miss's (pf_dem_q), its own.
   logic [NPf-1:0]   pf_v_q, pf_p_q, pf_ar_q;   // data held; read wanted or in flight; AR to send
+  logic [NPf-1:0]   pf_dem_q;                  // the next kept response is the waiting miss's
+  logic [NPf-1:0]   pf_own_rsp, pf_dq_rsp;     // a kept response: the slot's own; the miss's
   logic [LineW-1:0] pf_line_q [NPf];
   logic [511:0]     pf_data_q [NPf];
   logic [2:0]       pf_out_q  [NPf];          // reads in flight
@@ -538,6 +545,8 @@ module radix_l1_cache #(
                            pf_out_q[t] != 3'd0;
     assign pf_dem_rsp[t] = pf_rsp[t] && r_wait_q && r_tag_q == 2'(t + 1) &&
                            pf_drop_q[t] == 3'd0;
+    assign pf_dq_rsp[t]  = pf_rsp[t] && pf_drop_q[t] == 3'd0 && pf_dem_q[t];
+    assign pf_own_rsp[t] = pf_rsp[t] && pf_drop_q[t] == 3'd0 && !pf_dem_q[t];
     assign pf_issue[t]   = (!arv_q || m_axi_arready) && !ar_pend_q && pf_ar_q[t] &&
                            first_of(pf_ar_q) == 2'(t);
   end
@@ -550,11 +559,16 @@ module radix_l1_cache #(
   // A miss (in E_VRD) takes its line from a slot that holds it or whose read answers in
   // this very cycle, waits for a slot whose read is on its way, or reads DDR and
   // restarts the window (also when the slot's read answers with an error).
-  assign pf_now     = pf_any_p && pf_rsp[PfW'(pf_hp_s)] && pf_drop_q[PfW'(pf_hp_s)] == 3'd0;
+  assign pf_now     = pf_any_p && pf_own_rsp[PfW'(pf_hp_s)];
   assign pf_use     = pf_any_v || (pf_now && !m_axi_rresp[1]);
   assign pf_use_s   = pf_any_v ? pf_hv_s : pf_hp_s;
   assign pf_wait    = !pf_any_v && pf_any_p && !pf_now;
   assign pf_restart = !pf_use && !pf_wait;
+  // A miss that waits (this cycle, in E_VRD) gives its slot a new line unless the
+  // slot's AR is still to be sent. (Both are also what the testbench's coverage reads.)
+  logic             pf_wait_now, pf_refill;
+  assign pf_wait_now = pf_wait && st_q == E_VRD;
+  assign pf_refill   = pf_wait_now && (!pf_ar_q[PfW'(pf_hp_s)] || pf_issue[PfW'(pf_hp_s)]);
 
   // ---------------------------------------------------------------- engine
   logic r_ok, b_ok;   // an expected response of this epoch arrives this cycle
@@ -587,6 +601,7 @@ module radix_l1_cache #(
       pf_v_q    <= '0;
       pf_p_q    <= '0;
       pf_ar_q   <= '0;
+      pf_dem_q  <= '0;
       pf_next_q <= '0;
       for (int t = 0; t < NPf; t++) begin
         pf_out_q[t]  <= '0;
@@ -600,10 +615,10 @@ module radix_l1_cache #(
         out  = pf_out_q[t] + 3'(pf_issue[t]) - 3'(pf_rsp[t]);
         drop = pf_drop_q[t] - 3'(pf_rsp[t] && pf_drop_q[t] != 3'd0);
         // The slot's own read, issued (or issuing now) and not answered after this cycle.
-        in_flight = pf_p_q[t] && (!pf_ar_q[t] || pf_issue[t]) &&
-                    !(pf_rsp[t] && pf_drop_q[t] == 3'd0);
+        in_flight = pf_p_q[t] && (!pf_ar_q[t] || pf_issue[t]) && !pf_own_rsp[t];
         if (pf_issue[t]) pf_ar_q[t] <= 1'b0;
-        if (pf_rsp[t] && pf_drop_q[t] == 3'd0) begin
+        if (pf_dq_rsp[t]) pf_dem_q[t] <= 1'b0;
+        if (pf_own_rsp[t]) begin
           pf_p_q[t] <= 1'b0;
           if (!pf_dem_rsp[t] && !m_axi_rresp[1] && st_q != E_CLEAR &&
               !(st_q == E_VRD && pf_use && pf_use_s == 2'(t))) begin
@@ -625,26 +640,33 @@ module radix_l1_cache #(
             alloc = 1'b1;
             line  = pf_next_q;
             pf_v_q[t] <= 1'b0;   // taken by the miss
+          end else if (pf_refill && pf_hp_s == 2'(t)) begin
+            alloc = 1'b1;        // the read in flight becomes the miss's
+            line  = pf_next_q;
           end
           // Past the table, or the victim being written back: no prefetch.
           if (line[LineW] || (j_valid[vway_q] && j_dirty[vway_q] && line[LineW-1:0] == v_line))
             alloc = 1'b0;
         end
         if (kill) begin
-          pf_v_q[t]  <= 1'b0;
-          pf_p_q[t]  <= 1'b0;
-          pf_ar_q[t] <= 1'b0;
-          if (in_flight) drop = drop + 3'd1;
+          pf_v_q[t]   <= 1'b0;
+          pf_p_q[t]   <= 1'b0;
+          pf_ar_q[t]  <= 1'b0;
+          pf_dem_q[t] <= 1'b0;
+          // Every read still in flight is now older than any the slot issues next.
+          drop = drop + 3'(in_flight) + 3'(pf_dem_q[t] && !pf_dq_rsp[t]);
         end
         if (alloc) begin
           pf_p_q[t]    <= 1'b1;
           pf_ar_q[t]   <= 1'b1;
           pf_line_q[t] <= line[LineW-1:0];
+          if (pf_refill) pf_dem_q[t] <= 1'b1;
         end
         if (clr_exit && fault_q) begin
           // The epoch moves on: this epoch's late answers no longer match.
           out  = '0;
           drop = '0;
+          pf_dem_q[t] <= 1'b0;
         end
         pf_out_q[t]  <= out;
         pf_drop_q[t] <= drop;
@@ -652,7 +674,7 @@ module radix_l1_cache #(
       if (pf_on && st_q == E_VRD) begin
         if (pf_restart) begin
           pf_next_q <= (LineW + 1)'(job_line_q) + (LineW + 1)'(PrefetchDepth + 1);
-        end else if (pf_use && !pf_next_q[LineW]) begin
+        end else if ((pf_use || pf_refill) && !pf_next_q[LineW]) begin
           pf_next_q <= pf_next_q + 1'b1;
         end
       end
@@ -1059,6 +1081,14 @@ module radix_l1_cache #(
       for (int t = 0; t < NPf; t++) begin
         if (pf_out_q[t] == 3'd7 || pf_drop_q[t] > pf_out_q[t])
           $fatal(1, "radix_l1_cache: prefetch slot %0d read count out of range", t);
+        // Reads in flight on a slot: the dropped ones, the miss's, the slot's own.
+        if (!fault_q && pf_out_q[t] != pf_drop_q[t] + 3'(pf_dem_q[t]) +
+                                      3'(pf_p_q[t] && !pf_ar_q[t]))
+          $fatal(1, "radix_l1_cache: prefetch slot %0d has %0d reads in flight, expected %0d",
+                 t, pf_out_q[t], pf_drop_q[t] + 3'(pf_dem_q[t]) + 3'(pf_p_q[t] && !pf_ar_q[t]));
+        // The miss owns a slot's read only while it waits on that slot.
+        if (!fault_q && pf_dem_q[t] && !(r_wait_q && r_tag_q == 2'(t + 1)))
+          $fatal(1, "radix_l1_cache: prefetch slot %0d keeps a read for a miss that left", t);
       end
       // The window: distinct lines, all before the line the next freed slot fetches
       // (first_of relies on the first; a window that stops advancing breaks both).

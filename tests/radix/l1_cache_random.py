@@ -12,6 +12,7 @@ import pyuvm
 from cocotb.triggers import ClockCycles
 
 from uvm_env.radix.l1_base_test import L1TestBase
+from uvm_env.radix.l1_scoreboard import cover_prefetch_waits
 from uvm_env.radix.l1_seqs import L1RandomSeq
 
 
@@ -35,6 +36,11 @@ class L1CacheRandomTest(L1TestBase):
                              f"{env.scoreboard.faults} faults")
         if int(self.dut.PrefetchDepth.value):
             env.scoreboard.check("prefetches were useful", c["pf_useful"] > 0, str(c))
+            waits = env.driver.pf_waits
+            env.scoreboard.check("waits on a prefetch read are among the served misses",
+                                 waits.total() <= c["pf_useful"], f"{dict(waits)}; {c}")
+            cover_prefetch_waits(waits)
+            self.figures["prefetch_waits"] = dict(waits)
         accesses = c["hit"] + c["miss"]
         self.figures.update(c, hit_rate=round(c["hit"] / max(1, accesses), 3),
                             ticks=env.driver.ticks, stall_cycles=env.driver.stall_cycles)

@@ -31,7 +31,8 @@ class InjectedError(Exception):
 class DdrModel:
     def __init__(self, dut: object, prefix: str, clock: object, reset: object, size: int,
                  rng: random.Random, read_latency: tuple[int, int] = (50, 70),
-                 p_pause: float = 0.2, hang_cycles: int = 10_000) -> None:
+                 p_pause: float = 0.2, hang_cycles: int = 10_000,
+                 ar_p_long: float = 0.0) -> None:
         self.clock, self.rng = clock, rng
         self.read_latency, self.hang_cycles = read_latency, hang_cycles
         self.ram = AxiRam(AxiBus.from_prefix(dut, prefix), clock, reset,
@@ -58,8 +59,11 @@ class DdrModel:
             channels = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel,
                         self.ram.write_if.aw_channel, self.ram.write_if.w_channel,
                         self.ram.write_if.b_channel)
+            # ar_p_long: now and then a long AR stall (random_pause's p_long), so reads the
+            # master queued behind one another wait long enough to meet later requests.
             for i, ch in enumerate(channels):
-                ch.set_pause_generator(random_pause(random.Random(rng.random() + i), p_pause))
+                ch.set_pause_generator(random_pause(random.Random(rng.random() + i), p_pause,
+                                                    p_long=ar_p_long if i == 0 else 0.0))
 
     # The RAM content, for images and initialisation; bypasses the bus.
     def peek(self, address: int, length: int) -> bytes:

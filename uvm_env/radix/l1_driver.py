@@ -11,7 +11,7 @@ DDR image (at flush_done_o), in issue order, so the scoreboard replays the cycle
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections import Counter, deque
 
 from cocotb.triggers import FallingEdge
 from pyuvm import uvm_analysis_port, uvm_driver
@@ -36,6 +36,9 @@ class L1Driver(uvm_driver):
         self.inflight: deque[L1Op] = deque()
         self.stall_cycles = self.ticks = 0
         self.fault_image: bytes | None = None   # the DDR region when fault_o first rose
+        # Misses that waited for a prefetch read in flight: "refill" gave the slot the
+        # line after the window at once, "kept" left it to the miss (its AR had not left).
+        self.pf_waits: Counter[str] = Counter()
 
     def image(self) -> bytes:
         return self.ddr.peek(self.base, self.region_bytes)
@@ -55,8 +58,11 @@ class L1Driver(uvm_driver):
         reads: dict[int, L1Op] = {}     # awaiting their read data
         prev: tuple[int, ...] | None = None
         freeze = 0
+        prefetch = int(d.PrefetchDepth.value) > 0
         while True:
             await FallingEdge(self.clock)
+            if prefetch and int(d.pf_wait_now.value):
+                self.pf_waits["refill" if int(d.pf_refill.value) else "kept"] += 1
             if int(d.fault_o.value):
                 if self.fault_image is None:
                     self.fault_image = self.image()

@@ -15,6 +15,11 @@ from uvm_env.radix.l1_scoreboard import L1Scoreboard, entry_bytes
 DDR_LATENCY = (50, 70)
 
 
+def ar_p_long() -> float:
+    """L1_AR_LONG=p: a share of the DDR model's AR stalls are long ones (32-64 cycles)."""
+    return float(os.environ.get("L1_AR_LONG", "0"))
+
+
 def ddr_latency() -> tuple[int, int]:
     """L1_DDR_LAT="lo,hi" widens the latency range for stress runs."""
     raw = os.environ.get("L1_DDR_LAT")
@@ -44,7 +49,7 @@ class L1Env(uvm_env):
         size = self.base + ((self.region_bytes + 4095) // 4096 + 1) * 4096
         self.ddr = DdrModel(d, "m_axi", self.clock, self.reset, size, rng,
                             read_latency=ddr_latency(), p_pause=cfg.p_stall,
-                            hang_cycles=3 * self.timeout)
+                            hang_cycles=3 * self.timeout, ar_p_long=ar_p_long())
         init = bytes(rng.getrandbits(8) for _ in range(self.region_bytes))
         self.ddr.poke(self.base, init)
         self.seqr = uvm_sequencer("seqr", self)

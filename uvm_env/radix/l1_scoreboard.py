@@ -12,6 +12,9 @@ since the fault.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+
 from cocotb_coverage.coverage import CoverPoint
 from pyuvm import uvm_subscriber
 
@@ -19,6 +22,26 @@ from uvm_env.common.scoreboard_base import ScoreboardBase
 from uvm_env.radix.l1_item import L1Op
 
 ACCESS_BINS = [(k, o) for k in ("read", "write", "read_write") for o in ("hit", "miss")]
+
+
+PREFETCH_WAIT_BINS = ["refill", "kept"]
+_prefetch_wait_sample: Callable[[str], None] | None = None
+
+
+def cover_prefetch_waits(waits: Counter[str]) -> None:
+    """radix.l1.prefetch_wait: misses that waited for a prefetch read in flight, by what
+    became of the slot (L1Driver.pf_waits). Defined on first use, so only builds with a
+    prefetch buffer carry the point."""
+    global _prefetch_wait_sample
+    if _prefetch_wait_sample is None:
+        @CoverPoint("radix.l1.prefetch_wait", xf=lambda kind: kind, bins=PREFETCH_WAIT_BINS)
+        def sample(kind: str) -> None:
+            pass
+
+        _prefetch_wait_sample = sample
+    for kind, n in waits.items():
+        for _ in range(n):
+            _prefetch_wait_sample(kind)
 
 
 def entry_bytes(width: int) -> int:
