@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterator
 
 import cocotb
 from cocotb.triggers import ClockCycles, Event
 from cocotbext.axi import AxiBus, AxiRam
 from cocotbext.axi.constants import AxiResp
 
-from uvm_env.common.pause import random_pause
+from uvm_env.common.pause import random_pause, set_pattern
 
 
 class InjectedError(Exception):
@@ -32,7 +33,7 @@ class DdrModel:
     def __init__(self, dut: object, prefix: str, clock: object, reset: object, size: int,
                  rng: random.Random, read_latency: tuple[int, int] = (50, 70),
                  p_pause: float = 0.2, hang_cycles: int = 10_000,
-                 ar_p_long: float = 0.0) -> None:
+                 ar_p_long: float = 0.0, ar_long_burst: int = 64) -> None:
         self.clock, self.rng = clock, rng
         self.read_latency, self.hang_cycles = read_latency, hang_cycles
         self.ram = AxiRam(AxiBus.from_prefix(dut, prefix), clock, reset,
@@ -55,15 +56,28 @@ class DdrModel:
             read_if._process_read_cr.cancel()
             read_if._process_read_cr = cocotb.start_soon(read_if._process_read())
         self.ram.write_if._write = self._write
+        self._ar_pattern: Iterator[bool] | None = None
         if p_pause:
             channels = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel,
                         self.ram.write_if.aw_channel, self.ram.write_if.w_channel,
                         self.ram.write_if.b_channel)
-            # ar_p_long: now and then a long AR stall (random_pause's p_long), so reads the
-            # master queued behind one another wait long enough to meet later requests.
+            # ar_p_long: now and then a long AR stall (random_pause's p_long, up to
+            # ar_long_burst cycles), so reads the master queued behind one another wait
+            # long enough to meet later requests.
             for i, ch in enumerate(channels):
-                ch.set_pause_generator(random_pause(random.Random(rng.random() + i), p_pause,
-                                                    p_long=ar_p_long if i == 0 else 0.0))
+                pattern = random_pause(random.Random(rng.random() + i), p_pause,
+                                       p_long=ar_p_long if i == 0 else 0.0,
+                                       long_burst=ar_long_burst)
+                ch.set_pause_generator(pattern)
+                if i == 0:
+                    self._ar_pattern = pattern
+
+    def hold_ar(self, hold: bool) -> None:
+        """Hold AR's ready low from the next cycle on (True) until released (False), which
+        resumes the random pauses: for a test that needs reads queued in the master."""
+        chan = self.ram.read_if.ar_channel
+        set_pattern(chan, None if hold else self._ar_pattern)
+        chan.pause = hold
 
     # The RAM content, for images and initialisation; bypasses the bus.
     def peek(self, address: int, length: int) -> bytes:

@@ -15,8 +15,13 @@ from uvm_env.radix.l1_scoreboard import L1Scoreboard, entry_bytes
 DDR_LATENCY = (50, 70)
 
 
+#: A long AR stall outlasts a DDR read (DDR_LATENCY), so that a miss can meet a read
+#: the cache queued behind an earlier one and has not sent yet.
+AR_LONG_BURST = 160
+
+
 def ar_p_long() -> float:
-    """L1_AR_LONG=p: a share of the DDR model's AR stalls are long ones (32-64 cycles)."""
+    """L1_AR_LONG=p: a share of the DDR model's AR stalls are long ones (80-160 cycles)."""
     return float(os.environ.get("L1_AR_LONG", "0"))
 
 
@@ -49,7 +54,8 @@ class L1Env(uvm_env):
         size = self.base + ((self.region_bytes + 4095) // 4096 + 1) * 4096
         self.ddr = DdrModel(d, "m_axi", self.clock, self.reset, size, rng,
                             read_latency=ddr_latency(), p_pause=cfg.p_stall,
-                            hang_cycles=3 * self.timeout, ar_p_long=ar_p_long())
+                            hang_cycles=3 * self.timeout, ar_p_long=ar_p_long(),
+                            ar_long_burst=AR_LONG_BURST)
         init = bytes(rng.getrandbits(8) for _ in range(self.region_bytes))
         self.ddr.poke(self.base, init)
         self.seqr = uvm_sequencer("seqr", self)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import cocotb
+from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverPoint
 from pyuvm import uvm_sequence
 
@@ -183,3 +185,51 @@ class L1FaultSeq(L1SeqBase):
         for _ in range(3 * geo.ways):
             await self.send(L1Op(re=True, raddr=geo.entry(geo.line_in_set(s, rng), rng)))
         await self.send(L1Op(re=True, raddr=target))
+
+
+class L1PrefetchQueuedSeq(L1SeqBase):
+    """A miss that meets a prefetch read its cache has not sent yet (the wait that keeps
+    the slot, radix.l1.prefetch_wait "kept"): from an empty cache, a miss of line m
+    restarts the window at m+1..m+depth; DDR's AR is held from about the cycle after
+    that miss's read is accepted until a miss of m+depth, the window's last line, has
+    found its slot's read still queued. The hold starts a cycle late (AxiRam drives
+    ready a cycle ahead), so m+1's read leaves and m+2's waits in the AR register, which
+    counts as sent (a miss of it refills the slot): the buffer must be 3 lines deep."""
+
+    def __init__(self, name: str, geo: L1Geometry, rng: random.Random, ddr: DdrModel,
+                 dut: object, clock: object, depth: int, rounds: int = 3) -> None:
+        super().__init__(name, geo, rng)
+        if depth < 3:
+            raise ValueError(f"L1PrefetchQueuedSeq needs a 3-line prefetch buffer, not {depth}")
+        self.ddr, self.dut, self.clock, self.rounds = ddr, dut, clock, rounds
+        self.depth = depth
+        self.kept = 0   # rounds whose second miss waited on a queued read
+
+    async def _hold(self, limit: int = 2000) -> None:
+        d = self.dut
+        for _ in range(limit):
+            await FallingEdge(self.clock)
+            if int(d.m_axi_arvalid.value) and int(d.m_axi_arready.value):
+                break   # the first miss's read is accepted at the next edge
+        self.ddr.hold_ar(True)
+        try:
+            for _ in range(limit):
+                await FallingEdge(self.clock)
+                if int(d.pf_wait_now.value):
+                    self.kept += not int(d.pf_refill.value)
+                    break
+        finally:
+            self.ddr.hold_ar(False)
+
+    async def body(self) -> None:
+        geo, rng = self.geo, self.rng
+        for _ in range(self.rounds):
+            await self.send(L1Op(flush=True))
+            await self.send(L1Op(clear=True))
+            await self.idle(4)
+            line = rng.randrange(geo.lines - self.depth)
+            hold = cocotb.start_soon(self._hold())
+            await self.send(L1Op(re=True, raddr=geo.entry(line, rng)))
+            await self.send(L1Op(re=True, raddr=geo.entry(line + self.depth, rng)))
+            await self.idle(4)
+            await hold
