@@ -13,7 +13,7 @@ from cocotb.triggers import ClockCycles
 
 from uvm_env.radix.l1_base_test import L1TestBase
 from uvm_env.radix.l1_scoreboard import cover_prefetch_waits
-from uvm_env.radix.l1_seqs import L1PrefetchQueuedSeq, L1RandomSeq
+from uvm_env.radix.l1_seqs import L1PrefetchDirectedSeq, L1RandomSeq
 
 
 @pyuvm.test()
@@ -26,13 +26,16 @@ class L1CacheRandomTest(L1TestBase):
         seq = L1RandomSeq("l1", self.cfg.n_items, geo, self.cfg.child_rng("seq"))
         await seq.start(env.seqr)
         if int(self.dut.PrefetchDepth.value):
-            queued = L1PrefetchQueuedSeq("queued", geo, self.cfg.child_rng("queued"), env.ddr,
-                                         self.dut, self.clock,
-                                         int(self.dut.PrefetchDepth.value))
-            await queued.start(env.seqr)
+            corners = L1PrefetchDirectedSeq("corners", geo, self.cfg.child_rng("corners"),
+                                            env.ddr, self.dut, self.clock,
+                                            int(self.dut.PrefetchDepth.value))
+            await corners.start(env.seqr)
             env.scoreboard.check("a miss met a prefetch read still queued, every round",
-                                 queued.kept == queued.rounds,
-                                 f"{queued.kept} of {queued.rounds} rounds")
+                                 corners.kept == corners.rounds,
+                                 f"{corners.kept} of {corners.rounds} rounds")
+            env.scoreboard.check("a prefetch read answered SLVERR, every round",
+                                 corners.failed == corners.rounds,
+                                 f"{corners.failed} of {corners.rounds} rounds")
         # Prefetch reads issued by the last misses may still be on their way.
         await ClockCycles(self.clock, 4 * env.ddr.read_latency[1] + 64)
         c = env.check_counters()

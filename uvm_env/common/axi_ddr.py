@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import cocotb
 from cocotb.triggers import ClockCycles, Event
@@ -42,6 +42,8 @@ class DdrModel:
             log.setLevel(logging.CRITICAL)   # injected errors are expected here
         # Armed faults: how many of the next reads / writes fail or hang.
         self.fail_reads = self.fail_writes = self.hang_reads = self.hang_writes = 0
+        # One-shot: the next read to finish whose AXI ID passes this test answers SLVERR.
+        self.fail_read_if: Callable[[int], bool] | None = None
         self.reads = self.writes = 0
         # Each armed fault that fired (an error answered or a hang begun): (case, AXI ID),
         # the read's ID or None for a write (AXI writes fail at the B response, which
@@ -125,6 +127,10 @@ class DdrModel:
             self.fail_reads -= 1
             self._fired("fail_reads", arid)
             raise InjectedError(f"read {address:#x}")
+        if self.fail_read_if is not None and arid is not None and self.fail_read_if(arid):
+            self.fail_read_if = None
+            self._fired("fail_reads", arid)
+            raise InjectedError(f"read {address:#x} (ID {arid})")
         return bytes(self.ram.read(address, length))
 
     async def _write(self, address: int, data: bytes) -> None:

@@ -187,49 +187,82 @@ class L1FaultSeq(L1SeqBase):
         await self.send(L1Op(re=True, raddr=target))
 
 
-class L1PrefetchQueuedSeq(L1SeqBase):
-    """A miss that meets a prefetch read its cache has not sent yet (the wait that keeps
-    the slot, radix.l1.prefetch_wait "kept"): from an empty cache, a miss of line m
-    restarts the window at m+1..m+depth; DDR's AR is held from about the cycle after
-    that miss's read is accepted until a miss of m+depth, the window's last line, has
-    found its slot's read still queued. The hold starts a cycle late (AxiRam drives
-    ready a cycle ahead), so m+1's read leaves and m+2's waits in the AR register, which
-    counts as sent (a miss of it refills the slot): the buffer must be 3 lines deep."""
+class L1PrefetchDirectedSeq(L1SeqBase):
+    """Two prefetch corners that random traffic meets rarely or never, from an empty cache
+    in each round; a miss of line m restarts the window at m+1..m+depth.
+
+    * kept: a miss that meets a prefetch read its cache has not sent yet (the wait that
+      keeps the slot, radix.l1.prefetch_wait "kept"). DDR's AR is held from about the
+      cycle after the first miss's read is accepted until a miss of m+depth, the window's
+      last line, has found its slot's read still queued. The hold starts a cycle late
+      (AxiRam drives ready a cycle ahead), so m+1's read leaves and m+2's waits in the AR
+      register, which counts as sent (a miss of it refills the slot): the buffer must be
+      3 lines deep.
+    * error: the first prefetch read of the window to finish answers SLVERR; the slot
+      only empties (no fault), so reads of m+1..m+depth must still see DDR's data."""
 
     def __init__(self, name: str, geo: L1Geometry, rng: random.Random, ddr: DdrModel,
                  dut: object, clock: object, depth: int, rounds: int = 3) -> None:
         super().__init__(name, geo, rng)
         if depth < 3:
-            raise ValueError(f"L1PrefetchQueuedSeq needs a 3-line prefetch buffer, not {depth}")
+            raise ValueError(f"L1PrefetchDirectedSeq needs a 3-line prefetch buffer, not {depth}")
         self.ddr, self.dut, self.clock, self.rounds = ddr, dut, clock, rounds
         self.depth = depth
-        self.kept = 0   # rounds whose second miss waited on a queued read
+        self.kept = 0     # kept rounds whose last miss waited on a queued read
+        self.failed = 0   # error rounds whose SLVERR went to a prefetch read
 
-    async def _hold(self, limit: int = 2000) -> None:
+    async def _first_read(self, limit: int = 2000) -> int:
+        """The AXI ID of the next read accepted, a cycle before its handshake."""
         d = self.dut
         for _ in range(limit):
             await FallingEdge(self.clock)
             if int(d.m_axi_arvalid.value) and int(d.m_axi_arready.value):
-                break   # the first miss's read is accepted at the next edge
+                return int(d.m_axi_arid.value)
+        raise AssertionError(f"no read in {limit} cycles")
+
+    async def _hold(self, limit: int = 2000) -> None:
+        await self._first_read(limit)
         self.ddr.hold_ar(True)
         try:
             for _ in range(limit):
                 await FallingEdge(self.clock)
-                if int(d.pf_wait_now.value):
-                    self.kept += not int(d.pf_refill.value)
+                if int(self.dut.pf_wait_now.value):
+                    self.kept += not int(self.dut.pf_refill.value)
                     break
         finally:
             self.ddr.hold_ar(False)
 
-    async def body(self) -> None:
+    async def _fail_a_prefetch(self) -> None:
+        demand = await self._first_read()
+        self.ddr.fail_read_if = lambda arid: arid != demand
+
+    async def _round(self, kind: str) -> None:
         geo, rng = self.geo, self.rng
-        for _ in range(self.rounds):
-            await self.send(L1Op(flush=True))
-            await self.send(L1Op(clear=True))
-            await self.idle(4)
-            line = rng.randrange(geo.lines - self.depth)
-            hold = cocotb.start_soon(self._hold())
-            await self.send(L1Op(re=True, raddr=geo.entry(line, rng)))
+        await self.send(L1Op(flush=True))
+        await self.send(L1Op(clear=True))
+        await self.idle(4)
+        line = rng.randrange(geo.lines - self.depth)
+        injected = self.ddr.injected
+        side = cocotb.start_soon(self._hold() if kind == "kept" else self._fail_a_prefetch())
+        await self.send(L1Op(re=True, raddr=geo.entry(line, rng)))
+        if kind == "kept":
             await self.send(L1Op(re=True, raddr=geo.entry(line + self.depth, rng)))
-            await self.idle(4)
-            await hold
+        else:
+            # The failed read's SLVERR must reach its slot before a miss waits on it (a
+            # miss waiting for a failed prefetch faults, as a demand read would).
+            for _ in range(2000):
+                if self.ddr.fail_read_if is None:
+                    break
+                await self.idle(1)
+            await self.idle(64)
+            for k in range(1, self.depth + 1):
+                await self.send(L1Op(re=True, raddr=geo.entry(line + k, rng)))
+        await self.idle(4)
+        await side
+        if kind == "error":
+            self.failed += self.ddr.injected > injected and self.ddr.fail_read_if is None
+
+    async def body(self) -> None:
+        for _ in range(self.rounds):
+            await self._round("kept")
+            await self._round("error")
