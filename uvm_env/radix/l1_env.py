@@ -10,6 +10,7 @@ from pyuvm import ConfigDB, uvm_env, uvm_sequencer
 from uvm_env.common.axi_ddr import DdrModel
 from uvm_env.radix.l1_driver import L1Driver
 from uvm_env.radix.l1_scoreboard import L1Scoreboard, entry_bytes
+from uvm_env.radix.l1_tag_model import L1TagModel
 
 #: Read latency of the DDR model in cycles (VCK5000 DDR4 through the NoC at 300 MHz).
 DDR_LATENCY = (50, 70)
@@ -65,6 +66,7 @@ class L1Env(uvm_env):
         self.driver.rng = cfg.child_rng("freeze")
         self.scoreboard = L1Scoreboard("scoreboard", self)
         self.scoreboard.width, self.scoreboard.depth = self.width, self.depth
+        self.scoreboard.tags = L1TagModel(self.sets, self.ways, entry_bytes(self.width))
         self._init = init
 
     def connect_phase(self) -> None:

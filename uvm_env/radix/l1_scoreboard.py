@@ -2,7 +2,9 @@
 """L1Scoreboard: radix_l1_cache against a flat table, and its DDR image against the table.
 
 The reference is what the core would see from an on-chip RAM: a list of entries that
-starts as the DDR region's initial content. Every read is compared (read-first when the
+starts as the DDR region's initial content. Beside it, L1TagModel predicts from the
+cache's stated policy which requests hit, miss and write back, so a replacement bug
+that costs only misses fails too. Every read is compared (read-first when the
 same request writes), and every flush's DDR image is decoded and compared entry by
 entry, so a write-back that is lost or lands in the wrong place fails even when no read
 ever returns to it. After a fault the cache's contents are undefined by contract: the
@@ -20,6 +22,7 @@ from pyuvm import uvm_subscriber
 
 from uvm_env.common.scoreboard_base import ScoreboardBase
 from uvm_env.radix.l1_item import L1Op
+from uvm_env.radix.l1_tag_model import L1TagModel
 
 ACCESS_BINS = [(k, o) for k in ("read", "write", "read_write") for o in ("hit", "miss")]
 
@@ -58,6 +61,7 @@ class L1Scoreboard(ScoreboardBase):
     cov_prefix = "radix.l1"
     width: int
     depth: int
+    tags: L1TagModel
 
     def build_phase(self) -> None:
         super().build_phase()
@@ -99,6 +103,10 @@ class L1Scoreboard(ScoreboardBase):
         accesses = int(op.re) + int(op.we)
         self.check(f"{op}: hit + miss counters", op.hits + op.misses == accesses,
                    f"{op.hits} hits + {op.misses} misses for {accesses} accesses")
+        want = self.tags.access(re=op.re, raddr=op.raddr, we=op.we, waddr=op.waddr,
+                                flush=op.flush)
+        self.compare(f"{op}: hits, misses, write-backs (replacement policy)",
+                     (want.hits, want.misses, want.wbs), (op.hits, op.misses, op.wbs))
         if op.re:
             self.compare(f"{op}: read [{op.raddr}]", self.model[op.raddr], op.rdata)
         if op.we:
@@ -113,6 +121,7 @@ class L1Scoreboard(ScoreboardBase):
             self.faults_cleared += 1
         self._sample(op)
         self.load(op.image)
+        self.tags.clear()
         self.synced = True
 
     def _image_check(self, what: str, image: bytes | None) -> None:
