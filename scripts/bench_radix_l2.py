@@ -27,7 +27,7 @@ def run(seed: int = 1, ci: bool = False) -> dict:
     the on-chip build."""
     test = registry.TESTS["radix_l2_bench"]
     out = {}
-    for name, l2, pf in (("l2", 1, 2), ("l2_no_prefetch", 1, 0), ("on_chip", 0, 0)):
+    for name, l2, pf in (("l2", 1, 7), ("l2_no_prefetch", 1, 0), ("on_chip", 0, 0)):
         build = dataclasses.replace(test, parameters={**test.parameters, "L2": l2,
                                                       "L2Prefetch": pf})
         res = run_one(build, "verilator", seed, out_dir=BUILD_ROOT / "bench" / f"radix_{name}",

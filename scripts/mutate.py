@@ -67,7 +67,8 @@ DEFAULT_TESTS = {
 # lists are emptied on purpose by radix_capacity, and keep their stacks in DDR on L2;
 # radix_capacity also fills the child index's buckets and stash, and the index's wait
 # for its bucket row lasts more than one cycle only on a RamLat 3 build
-# (radix_long_edges_lat3).
+# (radix_long_edges_lat3). A table's port is on chip in the default builds and an L1
+# cache's only on L2, and its read pipeline is deeper than 2 only at RamLat 3.
 FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_random_sub"),
               "fsm_mask_engine.sv": ("fsm_random_regex_pieces", "fsm_errors", "fsm_random_regex"),
               "fsm_core.sv": DEFAULT_TESTS["fsm"] + ("fsm_jump_forward", "fsm_json"),
@@ -76,9 +77,12 @@ FILE_TESTS = {"common_seg_counter.sv": ("seg_counter_random", "seg_counter_rando
                                                          "radix_l2_random",
                                                          "radix_concurrent_overlap"),
               "radix_l1_cache.sv": ("l1_cache_random", "l1_cache_random_lines",
-                                    "l1_cache_random_prefetch", "l1_cache_random_stress",
+                                    "l1_cache_random_prefetch",
+                                    "l1_cache_random_prefetch_deep", "l1_cache_random_stress",
                                     "l1_cache_faults", "radix_l2_random"),
               "radix_axi_arb.sv": ("radix_l2_random", "radix_l2_flush", "radix_l2_faults"),
+              "radix_table.sv": DEFAULT_TESTS["radix"] + ("radix_l2_random",
+                                                          "radix_long_edges_lat3"),
               "radix_child_index.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",
                                                                 "radix_long_edges_lat3"),
               "radix_free_stack.sv": DEFAULT_TESTS["radix"] + ("radix_capacity",

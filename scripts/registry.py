@@ -27,6 +27,15 @@ def _freeze(**kw: str) -> Mapping[str, str]:
 VERILATOR = ("verilator",)
 
 
+def _l1_random(name: str, description: str, parameters: Mapping[str, object],
+               env: Mapping[str, str], ci_items: str = "1500") -> SimTest:
+    """An l1_cache_random run on one radix_l1_cache geometry."""
+    return _entry(name, "L1CacheRandomTest", description, block="radix",
+                  top="radix_l1_cache", filelists=_RADIX_L1, parameters=parameters,
+                  sims=SIMULATORS, env=env, ci_env={"N_ITEMS": ci_items},
+                  module="l1_cache_random")
+
+
 def _entry(
     name: str,
     testcase: str,
@@ -78,7 +87,10 @@ _L1_LINE_PARAMS = {"Width": 512, "Depth": 512, "Sets": 16, "Ways": 1, "ReadLaten
 _L1_STRESS_PARAMS = {"Width": 24, "Depth": 8192, "Sets": 4, "Ways": 8, "ReadLatency": 4}
 # With a 3-line prefetch buffer: sequential runs are served from it, scattered lines
 # restart its window, write-backs drop its stale lines.
-_L1_PF_PARAMS = {**_L1_PARAMS, "PrefetchDepth": 3, "IdW": 4}
+_L1_PF_PARAMS = {**_L1_PARAMS, "PrefetchDepth": 3, "IdW": 5}
+# The deepest window (7 slots, so every tag value is used) on a 1-bit epoch, over
+# 128-line streams.
+_L1_PF_DEEP_PARAMS = {**_L1_PARAMS, "PrefetchDepth": 7, "IdW": 4}
 _L1_FAULT_PARAMS = {"Width": 56, "Depth": 1024, "Sets": 8, "Ways": 2, "ReadLatency": 2,
                     "TimeoutCycles": 256}
 
@@ -246,58 +258,23 @@ TESTS: dict[str, SimTest] = {
             ci_env={"N_ITEMS": "3000"},
             module="read_sig_random",
         ),
-        _entry(
-            "l1_cache_random",
-            "L1CacheRandomTest",
-            "Radix L1 cache vs a flat table over a 50-70-cycle AXI DDR model; flush images",
-            block="radix",
-            top="radix_l1_cache",
-            filelists=_RADIX_L1,
-            parameters=_L1_PARAMS,
-            sims=SIMULATORS,
-            env={"N_ITEMS": "4000"},
-            ci_env={"N_ITEMS": "1500"},
-        ),
-        _entry(
-            "l1_cache_random_lines",
-            "L1CacheRandomTest",
-            "Radix L1 cache of 512-bit entries (token lines): direct-mapped, ReadLatency 3",
-            block="radix",
-            top="radix_l1_cache",
-            filelists=_RADIX_L1,
-            parameters=_L1_LINE_PARAMS,
-            sims=SIMULATORS,
-            env={"N_ITEMS": "3000"},
-            ci_env={"N_ITEMS": "1000"},
-            module="l1_cache_random",
-        ),
-        _entry(
-            "l1_cache_random_prefetch",
-            "L1CacheRandomTest",
-            "radix_l1_cache with a 3-line prefetch buffer: every read against the flat table; "
-            "some long AR stalls, so a miss can meet a prefetch read that has not left",
-            block="radix",
-            top="radix_l1_cache",
-            filelists=_RADIX_L1,
-            parameters=_L1_PF_PARAMS,
-            sims=SIMULATORS,
-            env={"N_ITEMS": "4000", "L1_AR_LONG": "0.1"},
-            ci_env={"N_ITEMS": "1500"},
-            module="l1_cache_random",
-        ),
-        _entry(
-            "l1_cache_random_stress",
-            "L1CacheRandomTest",
-            "Radix L1 cache, 8 ways of 3-byte entries, ReadLatency 4, DDR latency 1-150",
-            block="radix",
-            top="radix_l1_cache",
-            filelists=_RADIX_L1,
-            parameters=_L1_STRESS_PARAMS,
-            sims=SIMULATORS,
-            env={"N_ITEMS": "4000", "L1_DDR_LAT": "1,150"},
-            ci_env={"N_ITEMS": "1500"},
-            module="l1_cache_random",
-        ),
+        _l1_random("l1_cache_random",
+                   "Radix L1 cache vs a flat table over a 50-70-cycle AXI DDR model; flush "
+                   "images", _L1_PARAMS, {"N_ITEMS": "4000"}),
+        _l1_random("l1_cache_random_lines",
+                   "Radix L1 cache of 512-bit entries (token lines): direct-mapped, "
+                   "ReadLatency 3", _L1_LINE_PARAMS, {"N_ITEMS": "3000"}, ci_items="1000"),
+        _l1_random("l1_cache_random_prefetch",
+                   "radix_l1_cache with a 3-line prefetch buffer: every read against the flat "
+                   "table; some long AR stalls, so a miss can meet a prefetch read that has "
+                   "not left", _L1_PF_PARAMS, {"N_ITEMS": "4000", "L1_AR_LONG": "0.1"}),
+        _l1_random("l1_cache_random_prefetch_deep",
+                   "radix_l1_cache with a 7-line prefetch buffer (every AXI ID tag in use) "
+                   "and a 1-bit epoch; some long AR stalls", _L1_PF_DEEP_PARAMS,
+                   {"N_ITEMS": "4000", "L1_AR_LONG": "0.1"}),
+        _l1_random("l1_cache_random_stress",
+                   "Radix L1 cache, 8 ways of 3-byte entries, ReadLatency 4, DDR latency "
+                   "1-150", _L1_STRESS_PARAMS, {"N_ITEMS": "4000", "L1_DDR_LAT": "1,150"}),
         _entry(
             "l1_cache_faults",
             "L1CacheFaultsTest",

@@ -65,8 +65,8 @@ module radix_core #(
   parameter int L2Timeout   = 4096,
   // Next-line prefetch depth of the token-line caches (tokens, KV indices, links): on a
   // miss of line m, lines m+1.. are read ahead, as an edge's lines are walked in order.
-  // 0 = off, up to 3.
-  parameter int L2Prefetch  = 2,
+  // 0 = off, up to 7.
+  parameter int L2Prefetch  = 7,
   // Verification only: 1 holds the walk stage's requests for the shared ports (the
   // line streamer's issue, the walker's node read and lookup) in pseudo-random
   // cycles, as a busy commit stage would, so the hold paths run while the stages
@@ -227,7 +227,7 @@ module radix_core #(
                       (L1Ways == 1 || L1Ways == 2 || L1Ways == 4 || L1Ways == 8) &&
                       L1Lines >= 2 * L1Ways, "radix_core: L1Lines / L1Ways")
   `COMMON_PARAM_CHECK(g_bad_idw, L2IdW == radix_pkg::L1_IDW + 4, "radix_core: L2IdW is derived")
-  `COMMON_PARAM_CHECK(g_bad_pf, L2Prefetch >= 0 && L2Prefetch <= 3, "radix_core: L2Prefetch")
+  `COMMON_PARAM_CHECK(g_bad_pf, L2Prefetch >= 0 && L2Prefetch <= 7, "radix_core: L2Prefetch")
   `COMMON_PARAM_CHECK(g_bad_inject, StallInject == 0 || StallInject == 1,
                       "radix_core: StallInject is 0 or 1")
   `COMMON_PARAM_CHECK(g_bad_overlap, Overlap == 0 || Overlap == 1,

@@ -59,7 +59,7 @@ module radix_l1_cache #(
   // Cycles a DDR request may wait for its response before the fault, >= 16.
   parameter int TimeoutCycles = 4096,
   // Next-line prefetch: on a miss of line m, lines m+1..m+PrefetchDepth are read into a
-  // prefetch buffer of as many lines (0 = off, up to 3); see "Prefetch" above.
+  // prefetch buffer of as many lines (0 = off, up to 7); see "Prefetch" above.
   parameter int PrefetchDepth = 0,
   // Address width; derived, do not override.
   parameter int AddrW         = $clog2(Depth)
@@ -154,9 +154,9 @@ module radix_l1_cache #(
   `COMMON_PARAM_CHECK(g_bad_lat, ReadLatency >= 2 && ReadLatency <= 4,
                       "radix_l1_cache: ReadLatency must be 2..4")
   `COMMON_PARAM_CHECK(g_bad_id, IdW >= 1 && IdW <= 8, "radix_l1_cache: IdW must be 1..8")
-  `COMMON_PARAM_CHECK(g_bad_pf, PrefetchDepth >= 0 && PrefetchDepth <= 3 &&
-                      (PrefetchDepth == 0 || IdW >= 3),
-                      "radix_l1_cache: PrefetchDepth 0..3, and IdW >= 3 to prefetch")
+  `COMMON_PARAM_CHECK(g_bad_pf, PrefetchDepth >= 0 && PrefetchDepth <= 7 &&
+                      (PrefetchDepth == 0 || IdW >= 4),
+                      "radix_l1_cache: PrefetchDepth 0..7, and IdW >= 4 to prefetch")
   `COMMON_PARAM_CHECK(g_bad_to, TimeoutCycles >= 16, "radix_l1_cache: TimeoutCycles >= 16")
 
   // ---------------------------------------------------------------- helpers
@@ -269,8 +269,10 @@ module radix_l1_cache #(
   logic             fault_q;
   logic [1:0]       fault_kind_q;
   // AXI ID = {tag, epoch}: tag 0 is the demand read (and every write), tag s+1 the
-  // prefetch buffer's slot s. Without prefetch the whole ID is the epoch.
-  localparam int TagIdW = (PrefetchDepth > 0) ? 2 : 0;
+  // prefetch buffer's slot s; the tag has TgW bits at any depth, so the ID's layout
+  // does not change with it. Without prefetch the whole ID is the epoch.
+  localparam int TgW    = 3;
+  localparam int TagIdW = (PrefetchDepth > 0) ? TgW : 0;
   localparam int EpW    = IdW - TagIdW;
   localparam int NPf    = (PrefetchDepth > 0) ? PrefetchDepth : 1;
   localparam int PfW    = (NPf > 1) ? $clog2(NPf) : 1;
@@ -279,8 +281,8 @@ module radix_l1_cache #(
   // The AR channel's register: a demand read or a prefetch, held until arready.
   logic             arv_q;
   logic [63:0]      ara_q;
-  logic [1:0]       art_q;           // its tag
-  logic [1:0]       r_tag_q;         // the tag the demand waits for (0 or a pending slot)
+  logic [TgW-1:0]   art_q;           // its tag
+  logic [TgW-1:0]   r_tag_q;         // the tag the demand waits for (0 or a pending slot)
   logic [63:0]      araddr_q, awaddr_q;
   logic [511:0]     fill_q;
   logic [ToW-1:0]   to_q;
@@ -508,17 +510,17 @@ module radix_l1_cache #(
   logic [2:0]       pf_drop_q [NPf];          // of which dropped
   logic [LineW:0]   pf_next_q;                // the line after the window
   logic [NPf-1:0]   pf_hit_v, pf_hit_p, pf_rsp, pf_dem_rsp, pf_issue;
-  logic [1:0]       rid_tag;
+  logic [TgW-1:0]   rid_tag;
   logic [EpW-1:0]   rid_ep;
   logic             pf_on;
   assign pf_on   = PrefetchDepth > 0;
-  assign rid_tag = (TagIdW > 0) ? 2'(m_axi_rid >> EpW) : 2'd0;
+  assign rid_tag = (TagIdW > 0) ? TgW'(m_axi_rid >> EpW) : '0;
   assign rid_ep  = EpW'(m_axi_rid);
 
   // Which slot a job's line is in (at most one: a window holds distinct lines).
-  function automatic logic [1:0] first_of(input logic [NPf-1:0] v);
+  function automatic logic [TgW-1:0] first_of(input logic [NPf-1:0] v);
     first_of = '0;
-    for (int i = NPf - 1; i >= 0; i--) if (v[i]) first_of = 2'(i);
+    for (int i = NPf - 1; i >= 0; i--) if (v[i]) first_of = TgW'(i);
   endfunction
   // E_VRD's line compares and window lines, registered in E_LOOK (which always comes
   // right before it): neither the slots' lines nor the job's line change in between (a
@@ -541,17 +543,17 @@ module radix_l1_cache #(
     assign pf_hit_p[t] = pf_on && pf_p_q[t] && pf_match_q[t];
     // A response for slot t this cycle (this epoch); the demand's when it waits on t
     // and no older, dropped read of t is still ahead of it.
-    assign pf_rsp[t]     = pf_on && m_axi_rvalid && rid_ep == epoch_q && rid_tag == 2'(t + 1) &&
+    assign pf_rsp[t]     = pf_on && m_axi_rvalid && rid_ep == epoch_q && rid_tag == TgW'(t + 1) &&
                            pf_out_q[t] != 3'd0;
-    assign pf_dem_rsp[t] = pf_rsp[t] && r_wait_q && r_tag_q == 2'(t + 1) &&
+    assign pf_dem_rsp[t] = pf_rsp[t] && r_wait_q && r_tag_q == TgW'(t + 1) &&
                            pf_drop_q[t] == 3'd0;
     assign pf_dq_rsp[t]  = pf_rsp[t] && pf_drop_q[t] == 3'd0 && pf_dem_q[t];
     assign pf_own_rsp[t] = pf_rsp[t] && pf_drop_q[t] == 3'd0 && !pf_dem_q[t];
     assign pf_issue[t]   = (!arv_q || m_axi_arready) && !ar_pend_q && pf_ar_q[t] &&
-                           first_of(pf_ar_q) == 2'(t);
+                           first_of(pf_ar_q) == TgW'(t);
   end
   logic             pf_any_v, pf_any_p, pf_now, pf_use, pf_wait, pf_restart;
-  logic [1:0]       pf_hv_s, pf_hp_s, pf_use_s;
+  logic [TgW-1:0]   pf_hv_s, pf_hp_s, pf_use_s;
   assign pf_any_v = |pf_hit_v;
   assign pf_any_p = |pf_hit_p;
   assign pf_hv_s  = first_of(pf_hit_v);
@@ -573,7 +575,7 @@ module radix_l1_cache #(
   // ---------------------------------------------------------------- engine
   logic r_ok, b_ok;   // an expected response of this epoch arrives this cycle
   // The demand's response: tag 0, or the pending slot it waits on.
-  assign r_ok = (m_axi_rvalid && r_wait_q && r_tag_q == 2'd0 && rid_tag == 2'd0 &&
+  assign r_ok = (m_axi_rvalid && r_wait_q && r_tag_q == '0 && rid_tag == '0 &&
                  rid_ep == epoch_q) || |pf_dem_rsp;
   assign b_ok = m_axi_bvalid && b_wait_q && m_axi_bid == IdW'(epoch_q);
 
@@ -621,7 +623,7 @@ module radix_l1_cache #(
         if (pf_own_rsp[t]) begin
           pf_p_q[t] <= 1'b0;
           if (!pf_dem_rsp[t] && !m_axi_rresp[1] && st_q != E_CLEAR &&
-              !(st_q == E_VRD && pf_use && pf_use_s == 2'(t))) begin
+              !(st_q == E_VRD && pf_use && pf_use_s == TgW'(t))) begin
             pf_v_q[t]    <= 1'b1;
             pf_data_q[t] <= m_axi_rdata;
           end
@@ -636,11 +638,11 @@ module radix_l1_cache #(
           if (pf_restart && t < PrefetchDepth) begin
             alloc = 1'b1;
             line  = pf_cand_q[t];
-          end else if (pf_use && pf_use_s == 2'(t)) begin
+          end else if (pf_use && pf_use_s == TgW'(t)) begin
             alloc = 1'b1;
             line  = pf_next_q;
             pf_v_q[t] <= 1'b0;   // taken by the miss
-          end else if (pf_refill && pf_hp_s == 2'(t)) begin
+          end else if (pf_refill && pf_hp_s == TgW'(t)) begin
             alloc = 1'b1;        // the read in flight becomes the miss's
             line  = pf_next_q;
           end
@@ -723,12 +725,12 @@ module radix_l1_cache #(
         if (ar_pend_q) begin
           arv_q     <= 1'b1;
           ara_q     <= araddr_q;
-          art_q     <= 2'd0;
+          art_q     <= '0;
           ar_pend_q <= 1'b0;
         end else if (|pf_issue) begin
           arv_q <= 1'b1;
           ara_q <= ddr_addr(pf_line_q[PfW'(first_of(pf_ar_q))]);
-          art_q <= 2'(first_of(pf_ar_q) + 2'd1);
+          art_q <= first_of(pf_ar_q) + TgW'(1);
         end else begin
           arv_q <= 1'b0;
         end
@@ -816,14 +818,14 @@ module radix_l1_cache #(
           // b_q holds the victim line now; it stays there until the next port-B read.
           // The line comes from the prefetch buffer if it holds it, else from DDR.
           araddr_q  <= ddr_addr(job_line_q);
-          r_tag_q   <= 2'd0;
+          r_tag_q   <= '0;
           if (pf_any_v) begin
             fill_q <= pf_data_q[PfW'(pf_hv_s)];
           end else if (pf_use) begin
             fill_q <= m_axi_rdata;
           end else if (pf_wait) begin
             r_wait_q <= 1'b1;
-            r_tag_q  <= 2'(pf_hp_s + 2'd1);
+            r_tag_q  <= pf_hp_s + TgW'(1);
           end else begin
             ar_pend_q <= 1'b1;
             r_wait_q  <= 1'b1;
@@ -858,7 +860,7 @@ module radix_l1_cache #(
           end else if (to_q == ToW'(TimeoutCycles)) begin
             fault_q      <= 1'b1;
             fault_kind_q <= 2'd3;
-          end else if (!ar_pend_q && !(arv_q && art_q == 2'd0) && !aw_pend_q && !w_pend_q &&
+          end else if (!ar_pend_q && !(arv_q && art_q == '0) && !aw_pend_q && !w_pend_q &&
                        !(r_wait_q && !r_ok) && !(b_wait_q && !b_ok)) begin
             st_q <= (job_q == J_FLUSH) ? E_FLUSH : E_FILL;
             if (job_q == J_FLUSH) begin
@@ -1024,7 +1026,7 @@ module radix_l1_cache #(
   assign tick_whit = tick_idle && !rq_clear_q && rq_we_q && w_hit;
   assign hit_two   = tick_rhit && tick_whit;
   assign hit_one   = (tick_rhit ^ tick_whit) || (st_q == E_LOOK && j_hit);
-  assign rd_beat = (m_axi_rvalid && r_wait_q && r_tag_q == 2'd0 && rid_tag == 2'd0 &&
+  assign rd_beat = (m_axi_rvalid && r_wait_q && r_tag_q == '0 && rid_tag == '0 &&
                     rid_ep == epoch_q) || |pf_rsp;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -1087,7 +1089,7 @@ module radix_l1_cache #(
           $fatal(1, "radix_l1_cache: prefetch slot %0d has %0d reads in flight, expected %0d",
                  t, pf_out_q[t], pf_drop_q[t] + 3'(pf_dem_q[t]) + 3'(pf_p_q[t] && !pf_ar_q[t]));
         // The miss owns a slot's read only while it waits on that slot.
-        if (!fault_q && pf_dem_q[t] && !(r_wait_q && r_tag_q == 2'(t + 1)))
+        if (!fault_q && pf_dem_q[t] && !(r_wait_q && r_tag_q == TgW'(t + 1)))
           $fatal(1, "radix_l1_cache: prefetch slot %0d keeps a read for a miss that left", t);
       end
       // The window: distinct lines, all before the line the next freed slot fetches
@@ -1102,7 +1104,7 @@ module radix_l1_cache #(
       end
       if (st_q == E_FILL && |v_fill_tags_eq)
         $fatal(1, "radix_l1_cache: a fill would cache a line twice");
-      if (st_q == E_FILL && (r_wait_q || b_wait_q || ar_pend_q || (arv_q && art_q == 2'd0) ||
+      if (st_q == E_FILL && (r_wait_q || b_wait_q || ar_pend_q || (arv_q && art_q == '0) ||
                              aw_pend_q || w_pend_q))
         $fatal(1, "radix_l1_cache: a fill before its DDR traffic finished");
     end

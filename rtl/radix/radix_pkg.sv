@@ -106,7 +106,7 @@ package radix_pkg;
   // fields are constants of the arbiter and not carried. Fields, LSB first:
   //   request:  awid awaddr awvalid wdata wstrb wvalid bready arid araddr arvalid rready
   //   response: awready wready bid bresp bvalid arready rid rdata rresp rvalid
-  localparam int L1_IDW     = 4;   // a cache's ID: {prefetch slot, fault epoch} (radix_l1_cache)
+  localparam int L1_IDW     = 5;   // a cache's ID: {prefetch tag (3 bits), fault epoch} (radix_l1_cache)
   localparam int RQ_AWID    = 0;
   localparam int RQ_AWADDR  = RQ_AWID + L1_IDW;
   localparam int RQ_AWVALID = RQ_AWADDR + 64;

@@ -24,7 +24,7 @@ module radix_top #(
   parameter int L1Lines     = 512,
   parameter int L1Ways      = 2,
   parameter int L2Timeout   = 4096,
-  parameter int L2Prefetch  = 2,
+  parameter int L2Prefetch  = 7,
   // Verification only (radix_core): hold the walk stage's port requests in
   // pseudo-random cycles. 0 in every build.
   parameter int StallInject = 0,

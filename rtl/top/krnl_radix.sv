@@ -28,7 +28,7 @@ module krnl_radix #(
   parameter int L1Lines     = 512,
   parameter int L1Ways      = 2,
   parameter int L2Timeout   = 4096,
-  parameter int L2Prefetch  = 2,
+  parameter int L2Prefetch  = 7,
   parameter int L2IdW       = radix_pkg::L1_IDW + 4,   // derived, do not override
   parameter int C_S_AXI_CONTROL_ADDR_WIDTH = 7
 ) (

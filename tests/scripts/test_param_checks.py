@@ -102,7 +102,7 @@ ILLEGAL = [
     ("radix_core", {"L1Lines": 6}, "radix_core: L1Lines / L1Ways"),
     ("radix_core", {"L1Ways": 3}, "radix_core: L1Lines / L1Ways"),
     ("radix_core", {"L2IdW": 5}, "radix_core: L2IdW is derived"),
-    ("radix_core", {"L2Prefetch": 4}, "radix_core: L2Prefetch"),
+    ("radix_core", {"L2Prefetch": 8}, "radix_core: L2Prefetch"),
     ("radix_core", {"StallInject": 2}, "radix_core: StallInject is 0 or 1"),
     ("radix_core", {"Overlap": 2}, "radix_core: Overlap is 0 or 1"),
     ("common_skid_buffer", {"Width": 0}, "common_skid_buffer: Width must be >= 1"),

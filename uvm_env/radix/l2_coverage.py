@@ -23,7 +23,7 @@ OP_CLASSES = ("match", "insert", "evict", "other")
 # The L2 master's AXI ID (radix_axi_arb, radix_l1_cache): {table, cache-local ID}; a
 # cache that prefetches splits its local ID into {tag, epoch}, tag 0 the demand read
 # and tag s+1 prefetch slot s. radix_core gives prefetch to the line tables only.
-L1_IDW, TAG_W = 4, 2
+L1_IDW, TAG_W = 5, 3
 PREFETCH_TABLES = ("ltok", "lkv", "llink")
 TABLE_ORDER = ("node", "lnext", "lprev", "free_nodes", "ltok", "lkv", "llink",
                "free_lines", "index")
