@@ -20,6 +20,7 @@ from uvm_env.radix.cycle_model import CLOCK_MHZ, SGLANG_US
 
 WARM_RATIO_MAX = 1.5      # issue 14: warm anchor MATCH within 1.5x of the on-chip build
 PREFETCH_CUT_MIN = 0.30   # issue 14: prefetch must cut cold cycles by 30 %
+PREFETCH_DEPTH = 7        # the L2 build's token-line prefetch window (radix_core's default)
 
 
 def run(seed: int = 1, ci: bool = False) -> dict:
@@ -27,7 +28,7 @@ def run(seed: int = 1, ci: bool = False) -> dict:
     the on-chip build."""
     test = registry.TESTS["radix_l2_bench"]
     out = {}
-    for name, l2, pf in (("l2", 1, 7), ("l2_no_prefetch", 1, 0), ("on_chip", 0, 0)):
+    for name, l2, pf in (("l2", 1, PREFETCH_DEPTH), ("l2_no_prefetch", 1, 0), ("on_chip", 0, 0)):
         build = dataclasses.replace(test, parameters={**test.parameters, "L2": l2,
                                                       "L2Prefetch": pf})
         res = run_one(build, "verilator", seed, out_dir=BUILD_ROOT / "bench" / f"radix_{name}",
@@ -84,8 +85,8 @@ def table(both: dict) -> str:
     s, chip, nopf = both["l2"], both["on_chip"], both["l2_no_prefetch"]
     lo, hi = s["ddr_latency"]
     rows = [f"L1 per table: at most {s['l1_lines']} lines, {s['l1_ways']}-way (1/16 of the node "
-            f"table); DDR reads {lo}-{hi} cycles, pipelined; token-line prefetch depth 2 "
-            f"(off in the 'no prefetch' build).",
+            f"table); DDR reads {lo}-{hi} cycles, pipelined; token-line prefetch depth "
+            f"{PREFETCH_DEPTH} (off in the 'no prefetch' build).",
             "", "| workload | L2 build | on-chip build | required | SGLang RadixCache (CPU) |",
             "|---|---|---|---|---|"]
     warm, cold = s.get("anchor_warm"), s.get("anchor_cold")
