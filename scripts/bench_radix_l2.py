@@ -20,17 +20,17 @@ from uvm_env.radix.cycle_model import CLOCK_MHZ, SGLANG_US
 
 WARM_RATIO_MAX = 1.5      # issue 14: warm anchor MATCH within 1.5x of the on-chip build
 PREFETCH_CUT_MIN = 0.30   # issue 14: prefetch must cut cold cycles by 30 %
-PREFETCH_DEPTH = 7        # the L2 build's token-line prefetch window (radix_core's default)
 
 
 def run(seed: int = 1, ci: bool = False) -> dict:
     """The same commands (same seed) on the L2 build with and without prefetch, and on
-    the on-chip build."""
+    the on-chip build. The L2 build keeps the RTL's default prefetch depth, which the
+    test records."""
     test = registry.TESTS["radix_l2_bench"]
     out = {}
-    for name, l2, pf in (("l2", 1, PREFETCH_DEPTH), ("l2_no_prefetch", 1, 0), ("on_chip", 0, 0)):
-        build = dataclasses.replace(test, parameters={**test.parameters, "L2": l2,
-                                                      "L2Prefetch": pf})
+    for name, params in (("l2", {"L2": 1}), ("l2_no_prefetch", {"L2": 1, "L2Prefetch": 0}),
+                         ("on_chip", {"L2": 0, "L2Prefetch": 0})):
+        build = dataclasses.replace(test, parameters={**test.parameters, **params})
         res = run_one(build, "verilator", seed, out_dir=BUILD_ROOT / "bench" / f"radix_{name}",
                       ci=ci)
         if not res.passed:
@@ -51,7 +51,7 @@ def summarise(data: dict) -> dict:
         return [r for r in recs if r["phase"] == name and (op is None or r["op"] == op)]
 
     out: dict = {"ddr_latency": data["ddr_latency"], "l1_lines": data["l1_lines"],
-                 "l1_ways": data["l1_ways"]}
+                 "l1_ways": data["l1_ways"], "prefetch_depth": data["prefetch_depth"]}
     for name in ("anchor_cold", "anchor_warm"):
         rs = [r for r in phase(name) if r["result"] == r["tokens"]]
         if rs:
@@ -86,7 +86,7 @@ def table(both: dict) -> str:
     lo, hi = s["ddr_latency"]
     rows = [f"L1 per table: at most {s['l1_lines']} lines, {s['l1_ways']}-way (1/16 of the node "
             f"table); DDR reads {lo}-{hi} cycles, pipelined; token-line prefetch depth "
-            f"{PREFETCH_DEPTH} (off in the 'no prefetch' build).",
+            f"{s['prefetch_depth']} (off in the 'no prefetch' build).",
             "", "| workload | L2 build | on-chip build | required | SGLang RadixCache (CPU) |",
             "|---|---|---|---|---|"]
     warm, cold = s.get("anchor_warm"), s.get("anchor_cold")

@@ -88,8 +88,7 @@ _L1_STRESS_PARAMS = {"Width": 24, "Depth": 8192, "Sets": 4, "Ways": 8, "ReadLate
 # With a 3-line prefetch buffer: sequential runs are served from it, scattered lines
 # restart its window, write-backs drop its stale lines.
 _L1_PF_PARAMS = {**_L1_PARAMS, "PrefetchDepth": 3, "IdW": 5}
-# The deepest window (7 slots, so every tag value is used) on a 1-bit epoch, over
-# 128-line streams.
+# The deepest window (7 slots, so every tag value is used) on a 1-bit epoch.
 _L1_PF_DEEP_PARAMS = {**_L1_PARAMS, "PrefetchDepth": 7, "IdW": 4}
 _L1_FAULT_PARAMS = {"Width": 56, "Depth": 1024, "Sets": 8, "Ways": 2, "ReadLatency": 2,
                     "TimeoutCycles": 256}

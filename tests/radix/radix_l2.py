@@ -309,6 +309,8 @@ class RadixL2BenchTest(RadixBaseTest):
         path.write_text(json.dumps({"params": env.params.__dict__, "records": rec.records,
                                     "ddr_latency": [lo, hi],
                                     "l1_lines": int(self.dut.L1Lines.value),
-                                    "l1_ways": int(self.dut.L1Ways.value)}, indent=1))
+                                    "l1_ways": int(self.dut.L1Ways.value),
+                                    "prefetch_depth": int(self.dut.L2Prefetch.value)},
+                                   indent=1))
         self.logger.info(f"{len(rec.records)} command timings written to {path}")
         await self.check_csrs()
