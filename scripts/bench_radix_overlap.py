@@ -10,29 +10,22 @@ Cycles are exact simulation counts; the L2 build reads DDR at 60 cycles (pipelin
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from scripts import bench_common, registry
 from scripts.sim import BUILD_ROOT, run_one
 
-# The L2 build of the stream: radix_l2_bench's caches (1/16 of the node table) and DDR.
-L2_PARAMS = {"L2": 1, "L1Lines": 128, "L1Ways": 2}
-L2_ENV = {"L1_DDR_LAT": "60,60"}
 KS = (1, 2, 4, 8)
-BUILT_K = {1: 0, 2: 1}   # K -> Overlap
+BUILT_K = {1: "", 2: "_overlap"}   # K -> the registered test's suffix (Overlap 0, 1)
+BUILDS = {"on_chip": "radix_stream_bench", "l2": "radix_stream_bench_l2"}
 STREAMS = ("match_stream", "mixed_stream", "lock_stream")
 
 
 def run(seed: int = 1, ci: bool = False) -> dict:
-    test = registry.TESTS["radix_stream_bench"]
     out: dict = {}
-    for build, params, env in (("on_chip", {}, {}), ("l2", L2_PARAMS, L2_ENV)):
-        for k, overlap in BUILT_K.items():
-            variant = dataclasses.replace(
-                test, parameters={**test.parameters, **params, "Overlap": overlap},
-                env=registry._freeze(**{**test.env, **env}),
-                ci_env=registry._freeze(**{**test.ci_env, **env}))
+    for build, base in BUILDS.items():
+        for k, suffix in BUILT_K.items():
+            variant = registry.TESTS[base + suffix]
             res = run_one(variant, "verilator", seed,
                           out_dir=BUILD_ROOT / "bench" / f"radix_stream_{build}_k{k}", ci=ci)
             if not res.passed:

@@ -1016,6 +1016,21 @@ def _on_overlap(base: SimTest) -> SimTest:
     return _variant(base, "overlap", "on the overlapped core (Overlap = 1)", {"Overlap": 1})
 
 
+def _stream_on_l2(base: SimTest) -> SimTest:
+    """radix_stream_bench on the L2 build with radix_l2_bench's caches (1/16 of the node
+    table) and DDR reads at 60 cycles: make bench's "walks in flight" rows."""
+    out = _variant(base, "l2", "on the L2 build, DDR reads at 60 cycles",
+                   {"L2": 1, "L1Lines": 128, "L1Ways": 2})
+    return dataclasses.replace(out, env=_freeze(**{**base.env, "L1_DDR_LAT": "60,60"}),
+                               ci_env=_freeze(**{**base.ci_env, "L1_DDR_LAT": "60,60"}))
+
+
+# make bench's stream builds, each a test of its own so a failing seed replays by name:
+# on chip and on L2, serial (Overlap = 0) and overlapped.
+TESTS["radix_stream_bench_l2"] = _stream_on_l2(TESTS["radix_stream_bench"])
+TESTS.update((t.name, t) for t in map(_on_overlap, (
+    TESTS["radix_stream_bench"], TESTS["radix_stream_bench_l2"])))
+
 # The radix suite's random (also paged and on L2), stress, reset, refusal, CSR, hold, LRU,
 # namespace and back-pressure tests also run on the overlapped core; the tests written for
 # the overlap (radix_overlap*, *_faults_overlap, radix_concurrent_overlap) are entries of

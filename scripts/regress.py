@@ -33,6 +33,7 @@ from pathlib import Path
 
 from scripts import coverage_gates, coverage_merge, registry, testplan
 from scripts.registry import ROOT, SIMULATORS
+from scripts.sim import replay_command
 
 REGRESS_ROOT = ROOT / "build" / "regress"
 HISTORY = ROOT / "build" / "history.jsonl"
@@ -108,18 +109,19 @@ def run_job(job: Job, ci: bool, root: str) -> dict:
         res = run_one(registry.TESTS[job.test], job.sim, job.seed,
                       out_dir=job.out_dir(Path(root)), ci=ci)
     except Exception as exc:  # noqa: BLE001 - a crashed runner is a failed job, not a dead pool
-        return job_record(job, Path(root), False, errors=[f"runner crashed: {exc!r}"])
-    return job_record(job, Path(root), res.passed, res.sim_time_ns, res.wall_s, res.errors)
+        return job_record(job, Path(root), False, errors=[f"runner crashed: {exc!r}"], ci=ci)
+    return job_record(job, Path(root), res.passed, res.sim_time_ns, res.wall_s, res.errors,
+                      ci=ci)
 
 
 def job_record(job: Job, root: Path, passed: bool, sim_ns: float = 0.0, wall: float = 0.0,
-               errors: list[str] | None = None) -> dict:
+               errors: list[str] | None = None, ci: bool = False) -> dict:
     errors = errors or []
     return {
         "test": job.test, "block": registry.TESTS[job.test].block, "sim": job.sim,
         "seed": job.seed, "passed": passed, "sim_time_ns": sim_ns, "wall_s": round(wall, 2),
         "errors": errors, "first_error": "" if passed else first_error_line(errors),
-        "replay": f"make sim TEST={job.test} SIM={job.sim} SEED={job.seed}",
+        "replay": replay_command(job.test, job.sim, job.seed, ci),
         "dir": _rel(job.out_dir(root)),
     }
 
@@ -137,7 +139,7 @@ def run_jobs(jobs: list[Job], workers: int, ci: bool, root: Path = REGRESS_ROOT,
                     rec = fut.result()
                 except Exception as exc:  # noqa: BLE001 - e.g. a worker killed by the OOM killer
                     rec = job_record(futures[fut], root, False,
-                                     errors=[f"worker died: {exc!r}"])
+                                     errors=[f"worker died: {exc!r}"], ci=ci)
                 records.append(rec)
                 if echo:
                     _print_record(rec, k, len(jobs))

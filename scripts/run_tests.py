@@ -140,7 +140,7 @@ def run_sims(pattern: str, jobs: int) -> tuple[int, int]:
     except ValueError as exc:
         print(f"regression: {exc}")
         return 0, 1
-    print("replay (CI sizes: add the test's ci_env from scripts/registry.py):")
+    print("replay (CI=1: the registry's CI sizes, as run here):")
     for r in summary["records"]:
         print(f"    {r['replay']}")
     for r in summary["records"]:

@@ -51,9 +51,15 @@ class SimResult:
     wall_s: float = 0.0
     errors: list[str] = field(default_factory=list)
     waves: Path | None = None
+    ci: bool = False   # run at the registry's CI sizes (ci_env)
 
     def replay(self) -> str:
-        return f"make sim TEST={self.test} SIM={self.sim} SEED={self.seed}"
+        return replay_command(self.test, self.sim, self.seed, self.ci)
+
+
+def replay_command(test: str, sim: str, seed: int, ci: bool) -> str:
+    """The make line that runs one job again exactly, CI sizes included."""
+    return f"make sim TEST={test} SIM={sim} SEED={seed}" + (" CI=1" if ci else "")
 
 
 def build_dir(test: SimTest, sim: str, waves: bool = False) -> Path:
@@ -168,7 +174,8 @@ def run_one(
             )
         except (SystemExit, Exception) as exc:  # noqa: BLE001 - report any build failure
             return SimResult(test.name, sim, seed, False, out_dir,
-                             errors=[f"build failed: {exc}; see {out_dir / 'build.log'}"])
+                             errors=[f"build failed: {exc}; see {out_dir / 'build.log'}"],
+                             ci=ci)
         stamp.write_text(flags)
         if echo:
             after = _mtime(_product(bdir, test, sim))
@@ -193,7 +200,8 @@ def run_one(
         )
     except (SystemExit, RuntimeError):
         pass  # the simulator failed (e.g. $fatal); results.xml (if any) and the log tell why
-    res = SimResult(test.name, sim, seed, False, out_dir, wall_s=time.monotonic() - started)
+    res = SimResult(test.name, sim, seed, False, out_dir, wall_s=time.monotonic() - started,
+                    ci=ci)
     res.passed, res.sim_time_ns = _read_results(results)
     res.waves = wave if waves and wave.exists() else None
     if not res.passed:
@@ -269,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sim", default="verilator")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--waves", action="store_true")
+    ap.add_argument("--ci", action="store_true", help="the registry's CI sizes (ci_env)")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args(argv)
     if args.list:
@@ -283,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
-    res = run_one(test, args.sim, seed, waves=args.waves, echo=True)
+    res = run_one(test, args.sim, seed, waves=args.waves, echo=True, ci=args.ci)
     print_result(res)
     return 0 if res.passed else 1
 

@@ -1341,9 +1341,11 @@ module radix_core #(
   // Overlap counters: walks started while a commit ran, walks run again, broadcasts
   // that hit a walk (by the writer: a split, a new leaf), cycles a finished walk
   // waited for the commit stage, cycles the walker's lookup waited for it, walks an
-  // L2 fault stopped beside the command it cut short.
+  // L2 fault stopped beside the command it cut short (kill), and walks it stopped
+  // while the sequencer was idle or sending a trailer (wkill): two counters, so a
+  // test can tell which case it reached.
   logic [31:0] ovl_walks_q, replays_q, hits_split_q, hits_leaf_q, wk_wait_q, ix_wait_q;
-  logic [31:0] ovl_killed_q;
+  logic [31:0] ovl_killed_q, wk_killed_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cf_q         <= 1'b0;
@@ -1354,6 +1356,7 @@ module radix_core #(
       wk_wait_q    <= '0;
       ix_wait_q    <= '0;
       ovl_killed_q <= '0;
+      wk_killed_q  <= '0;
     end else begin
       // An answer comes two clock cycles after its broadcast, frozen cycles or not.
       if (adv && (replay_go || odispatch || ws_q == W_START)) cf_q <= 1'b0;
@@ -1364,8 +1367,9 @@ module radix_core #(
     if (rst_ni && adv) begin
       if (odispatch) ovl_walks_q <= ovl_walks_q + 1'b1;
       if (replay_go) replays_q <= replays_q + 1'b1;
-      if ((kill || wkill) && ws_q != W_IDLE && ws_q != W_DONE && state_q != S_WALK)
+      if (kill && ws_q != W_IDLE && ws_q != W_DONE && state_q != S_WALK)
         ovl_killed_q <= ovl_killed_q + 1'b1;
+      if (wkill) wk_killed_q <= wk_killed_q + 1'b1;
       if (ws_q == W_DONE) wk_wait_q <= wk_wait_q + 1'b1;
       if (pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1 && (!ix_ready || cm_win_q))
         ix_wait_q <= ix_wait_q + 1'b1;

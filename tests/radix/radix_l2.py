@@ -226,6 +226,7 @@ class RadixL2FaultsTest(RadixRandomBase):
         # A hung read answers late; the flush below must not race it.
         await ClockCycles(self.clock, env.ddr.hang_cycles)
         self.fault_phase = False
+        sb.fault_mark = len(env.ddr.injections)   # these can explain no later MEMORY
         await self.check_stored_tree(f"after an absorbed {case}")
         await self.l2_baseline()
 
@@ -245,7 +246,7 @@ class RadixL2FaultsOverlapTest(RadixL2FaultsTest):
         # lone command, is timing: a few more rounds until one has (seed 3 at CI size
         # needed them once prefetch windows grew to 7 lines).
         for k in range(EXTRA_ROUNDS):
-            if overlap_counters(self.dut)["walks stopped by a fault"]:
+            if overlap_counters(self.dut)["walks stopped by a fault"]:   # beside, not lone
                 return
             await self.fault_round(f"extra{k}", "fail_reads", rng.choice(("match", "insert")),
                                    cov, ops)

@@ -215,7 +215,8 @@ def test_regression_end_to_end_on_icarus(tmp_path, broken_test, capsys):
             assert (job / name).exists(), name
         bad = by[("fifo_broken", seed)]
         assert not bad["passed"] and bad["first_error"]
-        assert bad["replay"] == f"make sim TEST=fifo_broken SIM=icarus SEED={seed}"
+        # a CI-sized job replays at CI sizes
+        assert bad["replay"] == f"make sim TEST=fifo_broken SIM=icarus SEED={seed} CI=1"
     assert summary["coverage"]["functional"]["top.common.fifo"]["pct"] > 0
     saved = json.loads((tmp_path / "summary.json").read_text())
     assert saved["records"] == summary["records"]
@@ -223,7 +224,7 @@ def test_regression_end_to_end_on_icarus(tmp_path, broken_test, capsys):
     assert line["passed"] == 2 and line["failed"] == 2 and line["pass_rate"] == 0.5
     out = capsys.readouterr().out
     assert "FAIL fifo_broken sim=icarus seed=1" in out
-    assert "replay: make sim TEST=fifo_broken SIM=icarus SEED=1" in out
+    assert "replay: make sim TEST=fifo_broken SIM=icarus SEED=1 CI=1" in out
 
 
 def test_main_prints_the_verdict_line_and_fails_on_failure(tmp_path, broken_test, monkeypatch,

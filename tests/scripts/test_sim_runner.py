@@ -47,6 +47,24 @@ def test_caller_environment_overrides_knobs(monkeypatch):
     assert sim.knob_env(t, ci=True)["N_ITEMS"] == "7"
 
 
+def test_ci_flag_runs_at_ci_sizes_and_replays_with_it(monkeypatch, tmp_path):
+    """`make sim CI=1` runs a job as CI ran it; its replay line says CI=1 again."""
+    seen = {}
+
+    def fake_run_one(test, sim_name, seed, **kw):
+        seen.update(kw, test=test.name, seed=seed)
+        return sim.SimResult(test.name, sim_name, seed, True, tmp_path, ci=kw["ci"])
+
+    monkeypatch.setattr(sim, "run_one", fake_run_one)
+    monkeypatch.setattr(sim.sim_summary, "summary_lines", lambda out_dir: [])
+    assert sim.main(["--test", "fifo_random", "--sim", "icarus", "--seed", "3", "--ci"]) == 0
+    assert seen["ci"] is True and seen["seed"] == 3
+    assert sim.main(["--test", "fifo_random", "--sim", "icarus", "--seed", "3"]) == 0
+    assert seen["ci"] is False
+    assert sim.replay_command("x", "icarus", 3, True) == "make sim TEST=x SIM=icarus SEED=3 CI=1"
+    assert sim.replay_command("x", "icarus", 3, False) == "make sim TEST=x SIM=icarus SEED=3"
+
+
 def test_pause_pattern_is_seeded_and_bounded():
     a = [next(g) for g in [random_pause(random.Random(3), 0.3)] for _ in range(500)]
     b = [next(g) for g in [random_pause(random.Random(3), 0.3)] for _ in range(500)]

@@ -30,8 +30,11 @@ COUNTERS = {
     "walk waited for the commit (cycles)": "wk_wait_q",
     "lookup waited for the commit (cycles)": "ix_wait_q",
     "walks stopped by a fault": "ovl_killed_q",
+    "lone walks stopped by a fault": "wk_killed_q",
 }
-# counter name -> its CSR (the fault count has none)
+# counter name -> its CSR (the fault counts have none). "walks stopped by a fault" counts
+# only a walk beside the command the fault cut short; a walk running alone (the
+# sequencer idle or sending a trailer) counts as a lone walk.
 CSRS = {
     "walks overlapped": "OVL_WALKS",
     "replays": "REPLAYS",
@@ -106,6 +109,8 @@ async def check_overlap(test: Any, need_replay: bool,
         sb.check("every walk was dispatched beside a MATCH, INSERT, LOCK or UNLOCK and "
                  "was itself a MATCH or INSERT", not cov.odd,
                  f"(sequencer opcode, walk opcode) pairs: {cov.odd[:8]}")
+        sb.check("every hit and every refusal beside a walk had opcodes and an occupancy "
+                 "the design allows", not cov.odd_hits, "; ".join(cov.odd_hits[:4]))
     return counts
 
 
@@ -113,6 +118,7 @@ async def check_overlap(test: Any, need_replay: bool,
 #: INSERT's new leaf (a MATCH never adds a leaf).
 WRITERS = ("split by MATCH", "split by INSERT", "new leaf")
 WALK_OPS = ("MATCH", "INSERT")
+WALK_OP_NAMES = {OP_MATCH: "MATCH", OP_INSERT: "INSERT"}
 #: Commands accepted and not yet answered when the hit was taken (radix_occupancy's count):
 #: the committing command and the walking one, and maybe one more in the descriptor or
 #: the intake (with one walk beside one commit the intake's back-pressure allows no more).
@@ -123,7 +129,7 @@ BESIDE = {OP_MATCH: "MATCH", OP_INSERT: "INSERT", OP_LOCK: "LOCK", OP_UNLOCK: "U
 
 
 def _occupancy(n: int) -> str:
-    return "2" if n <= 2 else "3+"
+    return "2" if n == 2 else "3+"
 
 
 def _pair_cross(prefix: str, first: str, first_bins: list[str], walk: str,
@@ -156,6 +162,8 @@ class OverlapCoverage:
         # (sequencer opcode, walk opcode) of dispatches outside the design's rule; the
         # RTL asserts the same, this catches it with assertions compiled out
         self.odd: list[tuple[int, int]] = []
+        # hits and refusals whose opcodes or occupancy the design rules out
+        self.odd_hits: list[str] = []
         # refusals answered while a walk ran: "STATUS OPCODE" -> count
         self.refused: dict[str, int] = {}
 
@@ -186,9 +194,8 @@ class OverlapCoverage:
             if int(core.odispatch.value):
                 self.walks += 1
                 beside, walk = int(core.op_q.value), int(core.d_op_q.value)
-                if beside in BESIDE and walk in (OP_MATCH, OP_INSERT):
-                    self._sample_walk(BESIDE[beside],
-                                      "MATCH" if walk == OP_MATCH else "INSERT")
+                if beside in BESIDE and walk in WALK_OP_NAMES:
+                    self._sample_walk(BESIDE[beside], WALK_OP_NAMES[walk])
                 else:
                     self.odd.append((beside, walk))
             if int(core.error_o.value) and int(core.ws_q.value) != 0:
@@ -200,18 +207,26 @@ class OverlapCoverage:
                 key = f"{ST_NAMES.get(status, status)} {OP_NAMES.get(refused, refused)}"
                 self.refused[key] = self.refused.get(key, 0) + 1
                 if status == ST_CAPACITY and refused in (OP_MATCH, OP_INSERT):
-                    self._sample_refusal("MATCH" if refused == OP_MATCH else "INSERT",
-                                         "MATCH" if walk == OP_MATCH else "INSERT")
+                    if walk in WALK_OP_NAMES:
+                        self._sample_refusal(WALK_OP_NAMES[refused], WALK_OP_NAMES[walk])
+                    else:
+                        self.odd_hits.append(f"refusal beside walking opcode {walk}")
             if not int(core.sig_hit.value):
                 continue
             self.hits += 1
-            if int(core.bc_ps_q.value) >> 1 & 1:
-                writer = ("split by MATCH" if int(core.op_q.value) == OP_MATCH
-                          else "split by INSERT")
-            else:
-                writer = "new leaf"
-            op = "MATCH" if int(core.wk_op_q.value) == OP_MATCH else "INSERT"
-            self._sample(writer, op, _occupancy(int(occ.count_q.value)))
+            commit_op, walk_op = int(core.op_q.value), int(core.wk_op_q.value)
+            in_flight = int(occ.count_q.value)
+            split = bool(int(core.bc_ps_q.value) >> 1 & 1)
+            # Only a MATCH or INSERT walks, only they split, only an INSERT adds a leaf,
+            # and a hit needs the writer and the walker in flight: anything else is
+            # recorded, not folded into a legal bin.
+            if (walk_op not in WALK_OP_NAMES or in_flight < 2
+                    or commit_op not in ((OP_MATCH, OP_INSERT) if split else (OP_INSERT,))):
+                self.odd_hits.append(f"hit: commit opcode {commit_op}, split {split}, "
+                                     f"walk opcode {walk_op}, {in_flight} in flight")
+                continue
+            writer = f"split by {WALK_OP_NAMES[commit_op]}" if split else "new leaf"
+            self._sample(writer, WALK_OP_NAMES[walk_op], _occupancy(in_flight))
 
 
 def start_coverage(test: Any) -> OverlapCoverage:

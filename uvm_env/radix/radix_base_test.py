@@ -13,7 +13,7 @@ from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
 from uvm_env.radix.image_check import check_image
 from uvm_env.radix.in_flight_monitor import BINS
-from uvm_env.radix.overlap import is_overlapped, read_overlap
+from uvm_env.radix.overlap import is_overlapped, overlap_counters, read_overlap
 from uvm_env.radix.radix_env import RadixEnv
 
 
@@ -21,6 +21,12 @@ class RadixBaseTest(BaseTest):
     coverage_prefix = "radix"
     csr_checks = 0          # CSR checkpoints so far
     intake_ahead = 0        # INTAKE_AHEAD at the previous checkpoint
+    # On an Overlap = 1 build the run must have put a walk beside a commit, or it tested
+    # the overlapped core's serial path only. A test that waits for every answer sets
+    # this False. rst_ni clears the core's counter, so the largest count any checkpoint
+    # read is kept too.
+    expect_overlap = True
+    ovl_walks_seen = 0
 
     def make_env(self) -> RadixEnv:
         env = RadixEnv("env", self)
@@ -102,7 +108,16 @@ class RadixBaseTest(BaseTest):
         if is_overlapped(self.dut):
             # Any test run on the overlapped core checks the overlap CSRs at each
             # checkpoint and reports (once, at the end) how much it overlapped.
-            await read_overlap(self, log=when == "at the end")
+            counts = await read_overlap(self, log=when == "at the end")
+            self.ovl_walks_seen = max(self.ovl_walks_seen, counts["walks overlapped"])
+
+    def check_phase(self) -> None:
+        if self.expect_overlap and is_overlapped(self.dut):
+            walks = max(self.ovl_walks_seen, overlap_counters(self.dut)["walks overlapped"])
+            self.env.scoreboard.check("a walk ran beside a commit on the overlapped build",
+                                      walks > 0, "no MATCH or INSERT was dispatched while "
+                                      "another command ran: only the serial path was tested")
+        super().check_phase()
 
     async def check_in_flight(self, when: str) -> None:
         """IN_FLIGHT_MAX and the histogram equal the testbench's own count at the ports;
