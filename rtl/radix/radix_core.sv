@@ -1124,13 +1124,36 @@ module radix_core #(
   // walk stage's old bank. The hand-over (S_DECIDE) gives the walk stage's bank to
   // the commit stage and the commit stage's old one to the walk stage. The intake takes
   // no header while the descriptor is full: two commands at most are accepted and
-  // unanswered beyond those whose responses are queued.
+  // unanswered beyond those whose responses are queued (three with a parked one).
+  //
+  // Parking (Overlap != 0 only, so the serial build keeps its timing): a command that
+  // reads no query bank (LOCK, UNLOCK, EVICT, SIZES, RESET, or one the intake refused)
+  // moves from the descriptor to the parked slot (p_*) while it waits for both stages
+  // to go idle, and the intake loads the next command into its bank meanwhile. The
+  // parked command is always the older one and dispatches first, without moving the
+  // banks (it held none), so commands still reach the sequencer in arrival order.
   typedef enum logic [1:0] {I_HDR, I_CHECK, I_LOAD, I_DRAIN} intake_e;
   intake_e     in_state_q;
   logic        d_valid_q, dispatch;
   logic [7:0]  d_op_q, d_ns_q, d_status_q;
   logic [31:0] d_arg_q;
   logic        ahead_q;                // the command was accepted while another executed
+  logic        p_valid_q, p_ahead_q, d_nobank, p_nobank, park;
+  logic [7:0]  p_op_q, p_ns_q, p_status_q;
+  logic [31:0] p_arg_q, parked_q;
+  // the oldest command waiting: the parked one, else the descriptor's
+  logic        hd_valid;
+  logic [7:0]  hd_op, hd_ns, hd_status;
+  logic [31:0] hd_arg;
+  assign hd_valid  = p_valid_q || d_valid_q;
+  assign hd_op     = p_valid_q ? p_op_q : d_op_q;
+  assign hd_ns     = p_valid_q ? p_ns_q : d_ns_q;
+  assign hd_status = p_valid_q ? p_status_q : d_status_q;
+  assign hd_arg    = p_valid_q ? p_arg_q : d_arg_q;
+  assign d_nobank  = (d_status_q != radix_pkg::ST_OK) ||
+                     !(d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT);
+  assign p_nobank  = (p_status_q != radix_pkg::ST_OK) ||
+                     !(p_op_q == radix_pkg::OP_MATCH || p_op_q == radix_pkg::OP_INSERT);
   logic [31:0] ahead_cnt_q;
   logic cmd_fire;
   assign cmd_fire = cmd_tvalid_i && cmd_tready_o;
@@ -1410,12 +1433,12 @@ module radix_core #(
     if (!rst_ni) hdr_q <= 1'b0;
     else if (adv) hdr_q <= (state_q == S_HDR);
   end
-  assign dispatch = adv && (state_q == S_HDR) && hdr_q && d_valid_q && ws_q == W_IDLE;
+  assign dispatch = adv && (state_q == S_HDR) && hdr_q && hd_valid && ws_q == W_IDLE;
   // The command dispatched goes to the walk stage: its decision and commit fields
   // are loaded at the hand-over, not here.
   logic hdr_walks;
-  assign hdr_walks = (d_status_q == radix_pkg::ST_OK) && !l2_fault &&
-                     (d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT);
+  assign hdr_walks = (hd_status == radix_pkg::ST_OK) && !l2_fault &&
+                     (hd_op == radix_pkg::OP_MATCH || hd_op == radix_pkg::OP_INSERT);
   // Overlap: the next MATCH or INSERT goes to the idle walk stage while the sequencer
   // decides, commits and answers the previous MATCH or INSERT, or runs a LOCK or
   // UNLOCK. A LOCK or UNLOCK writes only lock counts and the size counters; no walk
@@ -1424,8 +1447,10 @@ module radix_core #(
   // other command waits for both stages (EVICT, RESET and SIZES read the whole tree or
   // its counters), and LOCK and UNLOCK wait for the walk stage too: they follow the
   // walking command in order.
-  assign odispatch = (Overlap != 0) && adv && cm_busy_q && ws_q == W_IDLE && d_valid_q &&
+  assign odispatch = (Overlap != 0) && adv && cm_busy_q && ws_q == W_IDLE && hd_valid &&
                      hdr_walks;
+  // The descriptor's command parks while it waits, unless it leaves this cycle.
+  assign park = (Overlap != 0) && adv && d_valid_q && d_nobank && !p_valid_q && !dispatch;
 
   // The intake: header, its checks, then the payload (or, for a refused command, the
   // rest of its beats, drained); the whole command then waits in the descriptor.
@@ -1433,16 +1458,33 @@ module radix_core #(
     if (!rst_ni) begin
       in_state_q  <= I_HDR;
       d_valid_q   <= 1'b0;
+      p_valid_q   <= 1'b0;
+      parked_q    <= '0;
       in_bank_q   <= 2'd0;
       wk_bank_q   <= 2'd1;
       cm_bank_q   <= 2'd2;
       ahead_cnt_q <= '0;
     end else if (adv) begin
-      if (dispatch || odispatch) begin
+      if ((dispatch || odispatch) && p_valid_q) begin
+        // it held no bank: the intake keeps loading the next command into its own
+        p_valid_q <= 1'b0;
+        if (p_ahead_q) ahead_cnt_q <= ahead_cnt_q + 1'b1;
+      end else if (dispatch || odispatch) begin
         d_valid_q <= 1'b0;
         wk_bank_q <= in_bank_q;
         in_bank_q <= third_bank(in_bank_q, cm_bank_q);
         if (ahead_q) ahead_cnt_q <= ahead_cnt_q + 1'b1;
+      end
+      // (the descriptor is full, so the intake waits in I_HDR and writes none of it)
+      if (park) begin
+        p_valid_q  <= 1'b1;
+        p_op_q     <= d_op_q;
+        p_ns_q     <= d_ns_q;
+        p_arg_q    <= d_arg_q;
+        p_status_q <= d_status_q;
+        p_ahead_q  <= ahead_q;
+        d_valid_q  <= 1'b0;
+        parked_q   <= parked_q + 1'b1;
       end
       if (state_q == S_DECIDE) begin
         cm_bank_q <= wk_bank_q;
@@ -1793,10 +1835,10 @@ module radix_core #(
         // empties at the same edge).
         if (replay_go) wk_ovl_q <= 1'b0;
         if (odispatch) begin
-          wk_op_q    <= d_op_q;
-          wk_ns_q    <= d_ns_q;
-          wk_len_q   <= LenW'(d_arg_q);
-          wk_n_q     <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
+          wk_op_q    <= hd_op;
+          wk_ns_q    <= hd_ns;
+          wk_len_q   <= LenW'(hd_arg);
+          wk_n_q     <= LenW'(hd_arg) & ~LenW'(PageSize - 1);
           wk_ovl_q   <= 1'b1;
           ob_wbank_q <= !ob_rbank_q;
           ws_q       <= W_START;
@@ -1878,24 +1920,24 @@ module radix_core #(
             ob_final_q <= 1'b0;
             got_ge_q   <= 1'b0;
             state_q    <= S_WALK;
-          end else if (d_valid_q && hdr_q) begin
-            wk_op_q   <= d_op_q;
+          end else if (hd_valid && hdr_q) begin
+            wk_op_q   <= hd_op;
             wk_ovl_q  <= 1'b0;
-            wk_ns_q   <= d_ns_q;
-            wk_len_q  <= LenW'(d_arg_q);
-            wk_n_q    <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
+            wk_ns_q   <= hd_ns;
+            wk_len_q  <= LenW'(hd_arg);
+            wk_n_q    <= LenW'(hd_arg) & ~LenW'(PageSize - 1);
             // A walking command's decision and commit fields wait for the hand-over.
             if (hdr_walks) ws_q <= W_START;
             // The walk writes the bank the response is not reading; an EVICT writes
             // the bank it streams from.
             ob_wbank_q <= hdr_walks ? !ob_rbank_q : ob_rbank_q;
             if (!hdr_walks) begin
-              op_q     <= d_op_q;
-              ns_q     <= d_ns_q;
-              arg_q    <= d_arg_q;
-              len_q    <= LenW'(d_arg_q);
-              n_q      <= LenW'(d_arg_q) & ~LenW'(PageSize - 1);
-              status_q <= d_status_q;
+              op_q     <= hd_op;
+              ns_q     <= hd_ns;
+              arg_q    <= hd_arg;
+              len_q    <= LenW'(hd_arg);
+              n_q      <= LenW'(hd_arg) & ~LenW'(PageSize - 1);
+              status_q <= hd_status;
             end
             trail_a_q <= '0;
             trail_b_q <= '0;
@@ -1905,20 +1947,20 @@ module radix_core #(
             ob_rows_q <= '0;
             ob_final_q <= 1'b0;
             got_ge_q  <= 1'b0;
-            if (d_op_q == radix_pkg::OP_MATCH || d_op_q == radix_pkg::OP_INSERT) begin
+            if (hd_op == radix_pkg::OP_MATCH || hd_op == radix_pkg::OP_INSERT) begin
               walk_cycles_q <= '0;
               walk_nodes_q  <= '0;
             end
-            if (d_status_q != radix_pkg::ST_OK) begin
+            if (hd_status != radix_pkg::ST_OK) begin
               state_q <= S_TRAIL;
             end else begin
-              unique case (d_op_q)
+              unique case (hd_op)
                 radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: state_q <= S_WALK;
                 radix_pkg::OP_EVICT: begin
                   got_q   <= '0;
                   freed_q <= '0;
                   walk_q  <= lru_head_q;
-                  state_q <= (d_arg_q == 32'h0) ? S_TRAIL : S_E_FIND;
+                  state_q <= (hd_arg == 32'h0) ? S_TRAIL : S_E_FIND;
                 end
                 radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
                 radix_pkg::OP_SIZES: begin
@@ -1932,7 +1974,7 @@ module radix_core #(
             end
             // After an L2 fault only RESET runs; the rest is refused before any
             // table is touched (a later assignment wins over the case above).
-            if (l2_fault && d_op_q != radix_pkg::OP_RESET) begin
+            if (l2_fault && hd_op != radix_pkg::OP_RESET) begin
               status_q  <= radix_pkg::ST_MEMORY;
               trail_a_q <= '0;
               trail_b_q <= '0;
@@ -2698,8 +2740,8 @@ module radix_core #(
 
   // ---------------------------------------------------------------- outputs
   // A command is accepted and not yet answered (the intake counts from its header).
-  assign busy_o           = (state_q != S_HDR) || d_valid_q || (in_state_q != I_HDR) ||
-                            (ws_q != W_IDLE);
+  assign busy_o           = (state_q != S_HDR) || d_valid_q || p_valid_q ||
+                            (in_state_q != I_HDR) || (ws_q != W_IDLE);
   assign intake_ahead_o   = ahead_cnt_q;
   assign init_done_o      = (state_q != S_INIT) && (state_q != S_INIT_WAIT);
   assign last_error_o     = last_error_q;
@@ -2819,6 +2861,12 @@ module radix_core #(
                  wk_bank_q, cm_bank_q);
         if (d_valid_q && in_state_q == I_CHECK)
           $fatal(1, "radix_core: intake took a header while the descriptor was full");
+        // A parked command needs no bank and is older than the descriptor's: it leaves
+        // first, and never to the walk stage.
+        if (p_valid_q && (!p_nobank || odispatch))
+          $fatal(1, "radix_core: parked command %0h (status %0h) walks or needs a bank",
+                 p_op_q, p_status_q);
+        if (Overlap == 0 && p_valid_q) $fatal(1, "radix_core: a command parked with Overlap = 0");
         if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
         // The cut node's word read again at the decision equals the walk's copy when
         // the walk ran alone.

@@ -12,6 +12,7 @@ from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
 from uvm_env.radix.protocol import (
+    OP_EVICT,
     OP_INSERT,
     OP_LOCK,
     OP_MATCH,
@@ -19,6 +20,7 @@ from uvm_env.radix.protocol import (
     OP_UNLOCK,
     ST_CAPACITY,
     ST_NAMES,
+    ST_OK,
 )
 
 # counter name -> radix_core register
@@ -31,8 +33,9 @@ COUNTERS = {
     "lookup waited for the commit (cycles)": "ix_wait_q",
     "walks stopped by a fault": "ovl_killed_q",
     "lone walks stopped by a fault": "wk_killed_q",
+    "commands parked": "parked_q",
 }
-# counter name -> its CSR (the fault counts have none). "walks stopped by a fault" counts
+# counter name -> its CSR (the fault and park counts have none). "walks stopped by a fault" counts
 # only a walk beside the command the fault cut short; a walk running alone (the
 # sequencer idle or sending a trailer) counts as a lone walk.
 CSRS = {
@@ -109,6 +112,13 @@ async def check_overlap(test: Any, need_replay: bool,
         sb.check("every walk was dispatched beside a MATCH, INSERT, LOCK or UNLOCK and "
                  "was itself a MATCH or INSERT", not cov.odd,
                  f"(sequencer opcode, walk opcode) pairs: {cov.odd[:8]}")
+        if int(test.dut.L2.value):
+            # The L2 build's point: a miss freezes the core mid-overlap, and the walk and
+            # the commit must both resume exactly where they were.
+            test.logger.info("frozen cycles with a walk beside a commit: %d",
+                             cov.frozen_overlapped)
+            sb.check("an L1 miss froze the core while a walk ran beside a commit",
+                     cov.frozen_overlapped > 0, "no frozen cycle met an overlapped walk")
         sb.check("every hit and every refusal beside a walk had opcodes and an occupancy "
                  "the design allows", not cov.odd_hits, "; ".join(cov.odd_hits[:4]))
     return counts
@@ -120,12 +130,25 @@ WRITERS = ("split by MATCH", "split by INSERT", "new leaf")
 WALK_OPS = ("MATCH", "INSERT")
 WALK_OP_NAMES = {OP_MATCH: "MATCH", OP_INSERT: "INSERT"}
 #: Commands accepted and not yet answered when the hit was taken (radix_occupancy's count):
-#: the committing command and the walking one, and maybe one more in the descriptor or
-#: the intake (with one walk beside one commit the intake's back-pressure allows no more).
+#: the committing command and the walking one, and maybe more: one in the descriptor or
+#: the intake, and a parked one ahead of it.
 OCCUPANCY = ("2", "3+")
 #: What the sequencer runs when a walk is dispatched beside it: a MATCH or INSERT past
 #: its hand-over, or a LOCK or UNLOCK (which writes nothing a walk reads).
 BESIDE = {OP_MATCH: "MATCH", OP_INSERT: "INSERT", OP_LOCK: "LOCK", OP_UNLOCK: "UNLOCK"}
+#: What parks (waits in the parked slot while the intake loads the next command): a
+#: LOCK, UNLOCK or EVICT, or a command the intake refused (SIZES and RESET park too).
+PARKED = ("LOCK", "UNLOCK", "EVICT", "refused")
+
+
+def _parked_kind(op: int, status: int) -> str | None:
+    if status != ST_OK:
+        return "refused"
+    return {OP_LOCK: "LOCK", OP_UNLOCK: "UNLOCK", OP_EVICT: "EVICT"}.get(op)
+
+
+#: radix_core's walk states between W_START and W_DRAIN (walk_e): a walk in progress.
+WALKING = (1, 2, 3, 4)
 
 
 def _occupancy(n: int) -> str:
@@ -157,6 +180,9 @@ class OverlapCoverage:
         self.dut = dut
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
+        self.parks = 0          # commands parked (park)
+        # frozen cycles (an L1 miss stalls the core) while a walk ran beside a commit
+        self.frozen_overlapped = 0
         self.walks_before = 0   # the core's counts when sampling began
         self.hits_before = 0
         # (sequencer opcode, walk opcode) of dispatches outside the design's rule; the
@@ -178,6 +204,11 @@ class OverlapCoverage:
 
         self._sample = sample
 
+        @CoverPoint(f"{prefix}.parked", xf=lambda kind: kind, bins=list(PARKED))
+        def sample_park(kind: str) -> None:
+            pass
+
+        self._sample_park = sample_park
         self._sample_walk = _pair_cross(prefix, "beside", list(BESIDE.values()),
                                         "walk_op_dispatched", "beside_x_walk_op")
         # A MATCH (whose split needs a node) or an INSERT refused for capacity while the
@@ -191,9 +222,17 @@ class OverlapCoverage:
         core, occ = self.dut.u_core, self.dut.u_occupancy
         while True:
             await FallingEdge(clock)
+            if (not int(core.adv.value) and int(core.cm_busy_q.value)
+                    and int(core.ws_q.value) in WALKING):
+                self.frozen_overlapped += 1
+            if int(core.park.value):
+                self.parks += 1
+                kind = _parked_kind(int(core.d_op_q.value), int(core.d_status_q.value))
+                if kind is not None:
+                    self._sample_park(kind)
             if int(core.odispatch.value):
                 self.walks += 1
-                beside, walk = int(core.op_q.value), int(core.d_op_q.value)
+                beside, walk = int(core.op_q.value), int(core.hd_op.value)
                 if beside in BESIDE and walk in WALK_OP_NAMES:
                     self._sample_walk(BESIDE[beside], WALK_OP_NAMES[walk])
                 else:
