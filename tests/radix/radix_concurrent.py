@@ -235,9 +235,10 @@ class RadixConcurrentTest(RadixConcurrentBase):
 @pyuvm.test()
 class RadixConcurrentOverlapTest(RadixConcurrentBase):
     """The races on the overlapped core (Overlap = 1): answers still the serial
-    model's, and the races must have made a commit's broadcast hit a walk."""
+    model's, and the races must have made a commit's broadcast hit a walk, and a
+    walk beside a LOCK must have split a node that LOCK had just locked."""
 
     async def body(self) -> None:
         cov = start_coverage(self)
         await super().body()
-        await check_overlap(self, need_replay=True, cov=cov)
+        await check_overlap(self, need_replay=True, cov=cov, need_lock_split=True)

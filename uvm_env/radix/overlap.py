@@ -5,6 +5,8 @@ and through their CSRs: the tests that run the overlapped core fail unless the o
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import cocotb
@@ -80,10 +82,12 @@ async def read_overlap(test: Any, log: bool = True) -> dict[str, int]:
 
 
 async def check_overlap(test: Any, need_replay: bool,
-                        cov: OverlapCoverage | None = None) -> dict[str, int]:
+                        cov: OverlapCoverage | None = None,
+                        need_lock_split: bool = False) -> dict[str, int]:
     """read_overlap, and fail unless walks overlapped commits (and, with
     ``need_replay``, a broadcast hit a walk and it ran again) and ``cov``'s monitor saw
-    every hit the core counted."""
+    every hit the core counted (and, with ``need_lock_split``, a walk beside a LOCK
+    decided a split of a node that LOCK had just locked)."""
     counts = overlap_counters(test.dut)
     if test.figures.get("overlap") == counts:
         # The base test's last checkpoint has just compared these very counts with the
@@ -101,6 +105,12 @@ async def check_overlap(test: Any, need_replay: bool,
     if cov is not None:
         cov.task.cancel()
         test.logger.info("refusals answered while a walk ran: %s", cov.refused)
+        test.logger.info("decisions of walks beside a LOCK or UNLOCK: %s", cov.beside_lock)
+        if need_lock_split:
+            # The decision must read the cut node's lock count again: the walk's copy
+            # predates the LOCK it ran beside.
+            sb.check("a walk beside a LOCK split a node that LOCK had just locked",
+                     cov.beside_lock.get(BESIDE_LOCK[0], 0) > 0, f"{cov.beside_lock}")
         # The core's counters run from reset; the monitor's from start_coverage.
         sb.check("the coverage monitor saw every hit the core counted",
                  cov.hits == _hits(counts) - cov.hits_before,
@@ -139,6 +149,12 @@ BESIDE = {OP_MATCH: "MATCH", OP_INSERT: "INSERT", OP_LOCK: "LOCK", OP_UNLOCK: "U
 #: What parks (waits in the parked slot while the intake loads the next command): a
 #: LOCK, UNLOCK or EVICT, or a command the intake refused (SIZES and RESET park too).
 PARKED = ("LOCK", "UNLOCK", "EVICT", "refused")
+#: The hand-over (S_DECIDE) of a walk dispatched beside a LOCK or UNLOCK: did its
+#: decision split a node whose lock count that command had just written? The decision
+#: reads the cut node's word again for exactly this case (the walk's copy of the lock
+#: count is stale), so "split a node it locked" is the bin that matters.
+BESIDE_LOCK = ("split a node it locked", "split a node it unlocked", "split another node",
+               "no split")
 
 
 def _parked_kind(op: int, status: int) -> str | None:
@@ -147,8 +163,29 @@ def _parked_kind(op: int, status: int) -> str | None:
     return {OP_LOCK: "LOCK", OP_UNLOCK: "UNLOCK", OP_EVICT: "EVICT"}.get(op)
 
 
+CORE_SV = Path(__file__).resolve().parents[2] / "rtl" / "radix" / "radix_core.sv"
+
+
+def rtl_enum(first: str, path: Path = CORE_SV) -> dict[str, int]:
+    """The values of the SystemVerilog enum in ``path`` whose first member is ``first``
+    (read from the source, so the monitor follows the RTL's state numbering)."""
+    text = re.sub(r"//[^\n]*", "", path.read_text())
+    m = re.search(r"typedef\s+enum\s+logic\s*\[[^]]*\]\s*\{\s*(" + re.escape(first)
+                  + r"\b[^}]*)\}", text)
+    if m is None:
+        raise LookupError(f"no enum starting with {first} in {path}")
+    names = [n.strip() for n in m.group(1).split(",")]
+    if any("=" in n for n in names):
+        raise ValueError(f"enum {first}: explicit values are not supported")
+    return {name: i for i, name in enumerate(names)}
+
+
+_WALK = rtl_enum("W_IDLE")
+_STATE = rtl_enum("S_INIT")
 #: radix_core's walk states between W_START and W_DRAIN (walk_e): a walk in progress.
-WALKING = (1, 2, 3, 4)
+WALKING = tuple(range(_WALK["W_START"], _WALK["W_DRAIN"] + 1))
+#: radix_core's sequencer states (state_e) the monitor keys on.
+S_DECIDE, S_L_START = _STATE["S_DECIDE"], _STATE["S_L_START"]
 
 
 def _occupancy(n: int) -> str:
@@ -180,7 +217,13 @@ class OverlapCoverage:
         self.dut = dut
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
-        self.parks = 0          # commands parked (park)
+        # node ids whose lock count the sequencer's LOCK or UNLOCK has written so far
+        self._locked: set[int] = set()
+        # the walk in flight was dispatched beside that LOCK (OP_LOCK) or UNLOCK: its
+        # opcode and the node set, which keeps growing until the LOCK is done
+        self._beside_lock: tuple[int, set[int]] | None = None
+        # decisions of walks dispatched beside a LOCK or UNLOCK: BESIDE_LOCK bin -> count
+        self.beside_lock: dict[str, int] = {}
         # frozen cycles (an L1 miss stalls the core) while a walk ran beside a commit
         self.frozen_overlapped = 0
         self.walks_before = 0   # the core's counts when sampling began
@@ -209,6 +252,13 @@ class OverlapCoverage:
             pass
 
         self._sample_park = sample_park
+
+        @CoverPoint(f"{prefix}.decision_beside_lock", xf=lambda kind: kind,
+                    bins=list(BESIDE_LOCK))
+        def sample_beside_lock(kind: str) -> None:
+            pass
+
+        self._sample_beside_lock = sample_beside_lock
         self._sample_walk = _pair_cross(prefix, "beside", list(BESIDE.values()),
                                         "walk_op_dispatched", "beside_x_walk_op")
         # A MATCH (whose split needs a node) or an INSERT refused for capacity while the
@@ -216,6 +266,29 @@ class OverlapCoverage:
         self._sample_refusal = _pair_cross(prefix, "capacity_refused", list(WALK_OPS),
                                            "walk_op_beside_refusal",
                                            "capacity_refusal_x_walk_op")
+
+    def _track_locks(self, core: Any) -> None:
+        """Collects the nodes a LOCK or UNLOCK writes, and classifies the decision of a
+        walk dispatched beside one (called every cycle, registers settled)."""
+        if not int(core.adv.value):
+            return
+        state, op = int(core.state_q.value), int(core.op_q.value)
+        if state == S_L_START:
+            self._locked = set()   # a new LOCK or UNLOCK (a walk beside the last keeps its set)
+        elif op in (OP_LOCK, OP_UNLOCK) and int(core.nd_we.value):
+            self._locked.add(int(core.nd_waddr.value))
+        if state != S_DECIDE or self._beside_lock is None:
+            return
+        lock_op, nodes = self._beside_lock
+        self._beside_lock = None
+        if int(core.split_q.value) == 0:
+            kind = "no split"
+        elif int(core.cand_q.value) in nodes:
+            kind = "split a node it locked" if lock_op == OP_LOCK else "split a node it unlocked"
+        else:
+            kind = "split another node"
+        self.beside_lock[kind] = self.beside_lock.get(kind, 0) + 1
+        self._sample_beside_lock(kind)
 
     async def run(self, clock: Any) -> None:
         """Every cycle, between edges (registers settled), until killed."""
@@ -225,14 +298,16 @@ class OverlapCoverage:
             if (not int(core.adv.value) and int(core.cm_busy_q.value)
                     and int(core.ws_q.value) in WALKING):
                 self.frozen_overlapped += 1
+            self._track_locks(core)
             if int(core.park.value):
-                self.parks += 1
                 kind = _parked_kind(int(core.d_op_q.value), int(core.d_status_q.value))
                 if kind is not None:
                     self._sample_park(kind)
             if int(core.odispatch.value):
                 self.walks += 1
                 beside, walk = int(core.op_q.value), int(core.hd_op.value)
+                self._beside_lock = ((beside, self._locked)
+                                     if beside in (OP_LOCK, OP_UNLOCK) else None)
                 if beside in BESIDE and walk in WALK_OP_NAMES:
                     self._sample_walk(BESIDE[beside], WALK_OP_NAMES[walk])
                 else:
