@@ -24,6 +24,7 @@ from uvm_env.radix.protocol import (
     ST_NAMES,
     ST_OK,
 )
+from uvm_env.radix.sig_check import SignatureCheck
 
 # counter name -> radix_core register
 COUNTERS = {
@@ -106,6 +107,14 @@ async def check_overlap(test: Any, need_replay: bool,
         cov.task.cancel()
         test.logger.info("refusals answered while a walk ran: %s", cov.refused)
         test.logger.info("decisions of walks beside a LOCK or UNLOCK: %s", cov.beside_lock)
+        sig = cov.sig_check
+        test.logger.info("read signature: %s", sig.summary())
+        test.figures["signature"] = sig.summary()
+        sb.check("every broadcast's answer is the Bloom answer for the keys the walk "
+                 "added, none of them missed, and every replay followed a hit on its walk",
+                 not sig.errors, "; ".join(sig.errors[:4]))
+        sb.check("the read-signature check saw broadcasts answered", sig.asked > 0,
+                 f"{sig.summary()}")
         if need_lock_split:
             # The decision must read the cut node's lock count again: the walk's copy
             # predates the LOCK it ran beside.
@@ -215,6 +224,7 @@ class OverlapCoverage:
 
     def __init__(self, dut: Any, prefix: str = "radix.overlap") -> None:
         self.dut = dut
+        self.sig_check = SignatureCheck(dut.u_core)
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
         # node ids whose lock count the sequencer's LOCK or UNLOCK has written so far
@@ -272,11 +282,15 @@ class OverlapCoverage:
         walk dispatched beside one (called every cycle, registers settled)."""
         if not int(core.adv.value):
             return
-        state, op = int(core.state_q.value), int(core.op_q.value)
+        state = int(core.state_q.value)
         if state == S_L_START:
             self._locked = set()   # a new LOCK or UNLOCK (a walk beside the last keeps its set)
-        elif op in (OP_LOCK, OP_UNLOCK) and int(core.nd_we.value):
-            self._locked.add(int(core.nd_waddr.value))
+        elif int(core.nd_we.value):
+            # op_q is unknown before the first command (the init sweep writes nodes) on
+            # simulators that keep X
+            op = core.op_q.value
+            if op.is_resolvable and int(op) in (OP_LOCK, OP_UNLOCK):
+                self._locked.add(int(core.nd_waddr.value))
         if state != S_DECIDE or self._beside_lock is None:
             return
         lock_op, nodes = self._beside_lock
@@ -295,6 +309,7 @@ class OverlapCoverage:
         core, occ = self.dut.u_core, self.dut.u_occupancy
         while True:
             await FallingEdge(clock)
+            self.sig_check.step()
             if (not int(core.adv.value) and int(core.cm_busy_q.value)
                     and int(core.ws_q.value) in WALKING):
                 self.frozen_overlapped += 1
