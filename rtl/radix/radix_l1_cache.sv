@@ -492,7 +492,8 @@ module radix_l1_cache #(
   // of the read the miss waits on and answers after it (AXI keeps one ID's responses
   // in order): pf_dem_q marks that the slot's next response is the miss's. (The one
   // exception: a read whose AR has not left yet cannot be given away, so the slot
-  // stays with the miss and is freed when it answers; the window shrinks by one.)
+  // stays with the miss and is freed when it answers; the window shrinks by one. So
+  // does a slot with PfOutAlloc reads in flight, which takes no new line at all.)
   // A miss that the buffer does not hold restarts the
   // window at m+1..m+PrefetchDepth. The buffer
   // never answers a line the cache holds (the cache is looked up first), so its copy
@@ -508,6 +509,11 @@ module radix_l1_cache #(
   logic [511:0]     pf_data_q [NPf];
   logic [2:0]       pf_out_q  [NPf];          // reads in flight
   logic [2:0]       pf_drop_q [NPf];          // of which dropped
+  // A slot allocates only below PfOutAlloc reads in flight: at most one more AR waits
+  // (pf_ar_q) and the new one follows, so pf_out_q never passes PfOutMax (3 bits).
+  localparam logic [2:0] PfOutMax   = 3'd6;
+  localparam logic [2:0] PfOutAlloc = PfOutMax - 3'd1;
+  logic [NPf-1:0]   pf_full;                  // no new line for the slot (see alloc)
   logic [LineW:0]   pf_next_q;                // the line after the window
   logic [NPf-1:0]   pf_hit_v, pf_hit_p, pf_rsp, pf_dem_rsp, pf_issue;
   logic [TgW-1:0]   rid_tag;
@@ -551,6 +557,7 @@ module radix_l1_cache #(
     assign pf_own_rsp[t] = pf_rsp[t] && pf_drop_q[t] == 3'd0 && !pf_dem_q[t];
     assign pf_issue[t]   = (!arv_q || m_axi_arready) && !ar_pend_q && pf_ar_q[t] &&
                            first_of(pf_ar_q) == TgW'(t);
+    assign pf_full[t]    = pf_out_q[t] >= PfOutAlloc;
   end
   logic             pf_any_v, pf_any_p, pf_now, pf_use, pf_wait, pf_restart;
   logic [TgW-1:0]   pf_hv_s, pf_hp_s, pf_use_s;
@@ -570,7 +577,9 @@ module radix_l1_cache #(
   // slot's AR is still to be sent. (Both are also what the testbench's coverage reads.)
   logic             pf_wait_now, pf_refill;
   assign pf_wait_now = pf_wait && st_q == E_VRD;
-  assign pf_refill   = pf_wait_now && (!pf_ar_q[PfW'(pf_hp_s)] || pf_issue[PfW'(pf_hp_s)]);
+  // (nor when the slot is full: it then stays with the miss, as when its AR waits)
+  assign pf_refill   = pf_wait_now && (!pf_ar_q[PfW'(pf_hp_s)] || pf_issue[PfW'(pf_hp_s)]) &&
+                       !pf_full[PfW'(pf_hp_s)];
 
   // ---------------------------------------------------------------- engine
   logic r_ok, b_ok;   // an expected response of this epoch arrives this cycle
@@ -646,8 +655,12 @@ module radix_l1_cache #(
             alloc = 1'b1;        // the read in flight becomes the miss's
             line  = pf_next_q;
           end
-          // Past the table, or the victim being written back: no prefetch.
-          if (line[LineW] || (j_valid[vway_q] && j_dirty[vway_q] && line[LineW-1:0] == v_line))
+          // Past the table, or the victim being written back: no prefetch. Nor on a
+          // slot with PfOutMax reads in flight: a read DDR answers very late (its ID
+          // keeps later ones behind it) while restarts reuse the slot would otherwise
+          // overflow the count; the window runs a line short until they answer.
+          if (line[LineW] || (j_valid[vway_q] && j_dirty[vway_q] && line[LineW-1:0] == v_line) ||
+              pf_full[t])
             alloc = 1'b0;
         end
         if (kill) begin
@@ -1081,7 +1094,7 @@ module radix_l1_cache #(
       if (st_q != E_CLEAR && $countones(w_hits) > 1)
         $fatal(1, "radix_l1_cache: a line is cached in two ways (write set)");
       for (int t = 0; t < NPf; t++) begin
-        if (pf_out_q[t] == 3'd7 || pf_drop_q[t] > pf_out_q[t])
+        if (pf_out_q[t] > PfOutMax || pf_drop_q[t] > pf_out_q[t])
           $fatal(1, "radix_l1_cache: prefetch slot %0d read count out of range", t);
         // Reads in flight on a slot: the dropped ones, the miss's, the slot's own.
         if (!fault_q && pf_out_q[t] != pf_drop_q[t] + 3'(pf_dem_q[t]) +

@@ -36,6 +36,9 @@ class L1CacheRandomTest(L1TestBase):
             env.scoreboard.check("a prefetch read answered SLVERR, every round",
                                  corners.failed == corners.rounds,
                                  f"{corners.failed} of {corners.rounds} rounds")
+            env.scoreboard.check("a slow prefetch read left its slot too full for a new "
+                                 "line, every round", corners.full == corners.rounds,
+                                 f"{corners.full} of {corners.rounds} rounds")
         # Prefetch reads issued by the last misses may still be on their way.
         await ClockCycles(self.clock, 4 * env.ddr.read_latency[1] + 64)
         c = env.check_counters()

@@ -44,6 +44,9 @@ class DdrModel:
         self.fail_reads = self.fail_writes = self.hang_reads = self.hang_writes = 0
         # One-shot: the next read to finish whose AXI ID passes this test answers SLVERR.
         self.fail_read_if: Callable[[int], bool] | None = None
+        # One-shot: the next read whose AXI ID passes this test answers hang_cycles late
+        # (later reads of its ID wait behind it, as AXI orders one ID's responses).
+        self.hang_read_if: Callable[[int], bool] | None = None
         self.reads = self.writes = 0
         # Each armed fault that fired (an error answered or a hang begun): (case, AXI ID),
         # the read's ID or None for a write (AXI writes fail at the B response, which
@@ -117,8 +120,13 @@ class DdrModel:
     async def _read(self, address: int, length: int, arid: int | None = None) -> bytes:
         self.reads += 1
         lo, hi = self.read_latency
-        if self.hang_reads:
-            self.hang_reads -= 1
+        hang_if = (self.hang_read_if is not None and arid is not None
+                   and self.hang_read_if(arid))
+        if self.hang_reads or hang_if:
+            if hang_if:
+                self.hang_read_if = None
+            else:
+                self.hang_reads -= 1
             self._fired("hang_reads", arid)
             await ClockCycles(self.clock, self.hang_cycles)
         else:

@@ -199,7 +199,15 @@ class L1PrefetchDirectedSeq(L1SeqBase):
       register, which counts as sent (a miss of it refills the slot): the buffer must be
       3 lines deep.
     * error: the first prefetch read of the window to finish answers SLVERR; the slot
-      only empties (no fault), so reads of m+1..m+depth must still see DDR's data."""
+      only empties (no fault), so reads of m+1..m+depth must still see DDR's data.
+    * slow: the window's first prefetch read answers hang_cycles late (no timeout: no
+      miss waits on it), and misses far apart restart the window RESTARTS times, so
+      its slot's next reads queue behind it (one AXI ID) until the slot is full and
+      takes no new line (radix_l1_cache's pf_full); reads of the windows' lines after
+      the late answers must see DDR's data."""
+
+    #: Window restarts while the slow read is out: enough to fill its slot's count.
+    RESTARTS = 10
 
     def __init__(self, name: str, geo: L1Geometry, rng: random.Random, ddr: DdrModel,
                  dut: object, clock: object, depth: int, rounds: int = 3) -> None:
@@ -210,6 +218,7 @@ class L1PrefetchDirectedSeq(L1SeqBase):
         self.depth = depth
         self.kept = 0     # kept rounds whose last miss waited on a queued read
         self.failed = 0   # error rounds whose SLVERR went to a prefetch read
+        self.full = 0     # slow rounds in which a slot was too full to take a line
 
     async def _first_read(self, limit: int = 2000) -> int:
         """The AXI ID of the next read accepted, a cycle before its handshake."""
@@ -235,6 +244,39 @@ class L1PrefetchDirectedSeq(L1SeqBase):
     async def _fail_a_prefetch(self) -> None:
         demand = await self._first_read()
         self.ddr.fail_read_if = lambda arid: arid != demand
+
+    async def _hang_a_prefetch(self) -> None:
+        demand = await self._first_read()
+        self.ddr.hang_read_if = lambda arid: arid != demand
+
+    async def _watch_full(self, seen: list[bool]) -> None:
+        while True:
+            await FallingEdge(self.clock)
+            if int(self.dut.pf_full.value):
+                seen[0] = True
+
+    async def _slow_round(self) -> None:
+        geo, rng, span = self.geo, self.rng, self.depth + 1
+        await self.send(L1Op(flush=True))
+        await self.send(L1Op(clear=True))
+        await self.idle(4)
+        # Starts a window apart: no miss falls in an earlier window (none waits on the
+        # slow read, which would time out).
+        lines = [span * i for i in rng.sample(range(geo.lines // span - 1), self.RESTARTS)]
+        seen = [False]
+        watch = cocotb.start_soon(self._watch_full(seen))
+        side = cocotb.start_soon(self._hang_a_prefetch())
+        for line in lines:
+            await self.send(L1Op(re=True, raddr=geo.entry(line, rng)))
+        await side
+        await self.idle(self.ddr.hang_cycles + 4 * self.ddr.read_latency[1])
+        watch.cancel()
+        self.full += seen[0]
+        for line in lines:
+            for k in (1, self.depth):
+                await self.send(L1Op(re=True, raddr=geo.entry(line + k, rng)))
+        # The driver holds the last request's inputs until the next item: end on idles.
+        await self.idle(4)
 
     async def _round(self, kind: str) -> None:
         geo, rng = self.geo, self.rng
@@ -266,3 +308,4 @@ class L1PrefetchDirectedSeq(L1SeqBase):
         for _ in range(self.rounds):
             await self._round("kept")
             await self._round("error")
+            await self._slow_round()
