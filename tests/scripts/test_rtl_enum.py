@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""uvm_env.radix.overlap.rtl_enum: the overlap monitor keys on radix_core's state
+"""uvm_env.common.sv_pkg.rtl_enum: the overlap monitor keys on radix_core's state
 numbers, read from the RTL source so that a new state cannot shift them silently."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from uvm_env.radix.overlap import S_DECIDE, S_L_START, WALKING, rtl_enum
+from uvm_env.common.sv_pkg import rtl_enum
+from uvm_env.radix.overlap import CORE_SV, S_DECIDE, S_L_START, WALKING
 
 
 def test_reads_members_in_order_past_comments(tmp_path: Path) -> None:
@@ -29,7 +30,7 @@ def test_missing_enum_and_explicit_values_raise(tmp_path: Path) -> None:
 
 
 def test_radix_core_states() -> None:
-    states = rtl_enum("S_INIT")
+    states = rtl_enum("S_INIT", CORE_SV)
     names = list(states)
     # the decision follows the walk, and LOCK's walk starts after the eviction states
     assert names.index("S_DECIDE") == names.index("S_WALK") + 1

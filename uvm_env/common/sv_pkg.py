@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Read the integer localparams of a SystemVerilog package, so that tests can hold the
-Python side of a protocol (uvm_env/<blk>/protocol.py) equal to the RTL package."""
+"""Read integer localparams and enum numbering from SystemVerilog source, so that tests
+and monitors hold their Python side of a protocol (uvm_env/<blk>/protocol.py) or a
+state number equal to the RTL's."""
 
 from __future__ import annotations
 
@@ -30,3 +31,17 @@ def localparams(path: Path) -> dict[str, int]:
             if a in out and b in out:
                 out[name] = out[a] + out[b]
     return out
+
+
+def rtl_enum(first: str, path: Path) -> dict[str, int]:
+    """The values of the enum in ``path`` whose first member is ``first``, numbered in
+    order (explicit values are refused rather than guessed)."""
+    text = re.sub(r"//[^\n]*", "", path.read_text())
+    m = re.search(r"typedef\s+enum\s+logic\s*\[[^]]*\]\s*\{\s*(" + re.escape(first)
+                  + r"\b[^}]*)\}", text)
+    if m is None:
+        raise LookupError(f"no enum starting with {first} in {path}")
+    names = [n.strip() for n in m.group(1).split(",")]
+    if any("=" in n for n in names):
+        raise ValueError(f"enum {first}: explicit values are not supported")
+    return {name: i for i, name in enumerate(names)}

@@ -219,6 +219,7 @@ class L1PrefetchDirectedSeq(L1SeqBase):
         self.kept = 0     # kept rounds whose last miss waited on a queued read
         self.failed = 0   # error rounds whose SLVERR went to a prefetch read
         self.full = 0     # slow rounds in which a slot was too full to take a line
+        self._slot_full = False
 
     async def _first_read(self, limit: int = 2000) -> int:
         """The AXI ID of the next read accepted, a cycle before its handshake."""
@@ -249,29 +250,33 @@ class L1PrefetchDirectedSeq(L1SeqBase):
         demand = await self._first_read()
         self.ddr.hang_read_if = lambda arid: arid != demand
 
-    async def _watch_full(self, seen: list[bool]) -> None:
-        while True:
-            await FallingEdge(self.clock)
-            if int(self.dut.pf_full.value):
-                seen[0] = True
-
-    async def _slow_round(self) -> None:
-        geo, rng, span = self.geo, self.rng, self.depth + 1
+    async def _empty_cache(self) -> None:
+        """Each round starts from an empty cache: nothing left to write back, no line
+        or prefetch slot held from the round before."""
         await self.send(L1Op(flush=True))
         await self.send(L1Op(clear=True))
         await self.idle(4)
+
+    async def _watch_full(self) -> None:
+        while not self._slot_full:
+            await FallingEdge(self.clock)
+            self._slot_full = bool(int(self.dut.pf_full.value))
+
+    async def _slow_round(self) -> None:
+        geo, rng, span = self.geo, self.rng, self.depth + 1
+        await self._empty_cache()
         # Starts a window apart: no miss falls in an earlier window (none waits on the
         # slow read, which would time out).
         lines = [span * i for i in rng.sample(range(geo.lines // span - 1), self.RESTARTS)]
-        seen = [False]
-        watch = cocotb.start_soon(self._watch_full(seen))
+        self._slot_full = False
+        watch = cocotb.start_soon(self._watch_full())
         side = cocotb.start_soon(self._hang_a_prefetch())
         for line in lines:
             await self.send(L1Op(re=True, raddr=geo.entry(line, rng)))
         await side
         await self.idle(self.ddr.hang_cycles + 4 * self.ddr.read_latency[1])
         watch.cancel()
-        self.full += seen[0]
+        self.full += self._slot_full
         for line in lines:
             for k in (1, self.depth):
                 await self.send(L1Op(re=True, raddr=geo.entry(line + k, rng)))
@@ -280,9 +285,7 @@ class L1PrefetchDirectedSeq(L1SeqBase):
 
     async def _round(self, kind: str) -> None:
         geo, rng = self.geo, self.rng
-        await self.send(L1Op(flush=True))
-        await self.send(L1Op(clear=True))
-        await self.idle(4)
+        await self._empty_cache()
         line = rng.randrange(geo.lines - self.depth)
         injected = self.ddr.injected
         side = cocotb.start_soon(self._hold() if kind == "kept" else self._fail_a_prefetch())

@@ -5,7 +5,6 @@ and through their CSRs: the tests that run the overlapped core fail unless the o
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import cocotb
 from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
+from uvm_env.common.sv_pkg import rtl_enum
 from uvm_env.radix.protocol import (
     OP_EVICT,
     OP_INSERT,
@@ -175,22 +175,8 @@ def _parked_kind(op: int, status: int) -> str | None:
 CORE_SV = Path(__file__).resolve().parents[2] / "rtl" / "radix" / "radix_core.sv"
 
 
-def rtl_enum(first: str, path: Path = CORE_SV) -> dict[str, int]:
-    """The values of the SystemVerilog enum in ``path`` whose first member is ``first``
-    (read from the source, so the monitor follows the RTL's state numbering)."""
-    text = re.sub(r"//[^\n]*", "", path.read_text())
-    m = re.search(r"typedef\s+enum\s+logic\s*\[[^]]*\]\s*\{\s*(" + re.escape(first)
-                  + r"\b[^}]*)\}", text)
-    if m is None:
-        raise LookupError(f"no enum starting with {first} in {path}")
-    names = [n.strip() for n in m.group(1).split(",")]
-    if any("=" in n for n in names):
-        raise ValueError(f"enum {first}: explicit values are not supported")
-    return {name: i for i, name in enumerate(names)}
-
-
-_WALK = rtl_enum("W_IDLE")
-_STATE = rtl_enum("S_INIT")
+_WALK = rtl_enum("W_IDLE", CORE_SV)
+_STATE = rtl_enum("S_INIT", CORE_SV)
 #: radix_core's walk states between W_START and W_DRAIN (walk_e): a walk in progress.
 WALKING = tuple(range(_WALK["W_START"], _WALK["W_DRAIN"] + 1))
 #: radix_core's sequencer states (state_e) the monitor keys on.
