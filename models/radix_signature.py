@@ -32,6 +32,16 @@ def key_of(kind: int, operand: int) -> int:
     return kind << _OPERAND_W | operand
 
 
+def child_operand(ns: int, parent: int, page: int, node_w: int, page_bits: int) -> int:
+    """The operand of a child-index entry's key, as radix_core's ``sig_fold``: the
+    entry's key {page, parent, ns} folded into 30 bits by XOR."""
+    v = ns | parent << 8 | page << (8 + node_w)
+    out = 0
+    for i in range(0, 8 + node_w + page_bits, _OPERAND_W):
+        out ^= (v >> i) & ((1 << _OPERAND_W) - 1)
+    return out
+
+
 def _xorshift(x: int) -> int:
     x ^= (x << 13) & _MASK32
     x ^= x >> 17

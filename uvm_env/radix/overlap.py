@@ -12,6 +12,7 @@ import cocotb
 from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
+from models.radix_image import ImageLayout
 from uvm_env.common.sv_pkg import rtl_enum
 from uvm_env.radix.protocol import (
     OP_EVICT,
@@ -25,6 +26,7 @@ from uvm_env.radix.protocol import (
     ST_OK,
 )
 from uvm_env.radix.sig_check import SignatureCheck
+from uvm_env.radix.write_check import BroadcastCoverCheck
 
 # counter name -> radix_core register
 COUNTERS = {
@@ -115,6 +117,14 @@ async def check_overlap(test: Any, need_replay: bool,
                  not sig.errors, "; ".join(sig.errors[:4]))
         sb.check("the read-signature check saw broadcasts answered", sig.asked > 0,
                  f"{sig.summary()}")
+        wc = cov.write_check
+        test.logger.info("writes beside a walk: %s", wc.summary())
+        test.figures["writes beside a walk"] = wc.summary()
+        sb.check("every node word and index entry a commit changed beside a walk was "
+                 "broadcast before the walk's hand-over", not wc.errors,
+                 "; ".join(wc.errors[:4]))
+        sb.check("the write check saw a changed node broadcast beside a walk",
+                 wc.covered["node"] > 0, f"{wc.summary()}")
         if need_lock_split:
             # The decision must read the cut node's lock count again: the walk's copy
             # predates the LOCK it ran beside.
@@ -208,9 +218,12 @@ class OverlapCoverage:
     (race_coverage.py measures those). Also every walk dispatched beside a command, and
     every capacity refusal answered while a walk ran."""
 
-    def __init__(self, dut: Any, prefix: str = "radix.overlap") -> None:
+    def __init__(self, dut: Any, node_fields: list[tuple[str, int]],
+                 prefix: str = "radix.overlap") -> None:
         self.dut = dut
         self.sig_check = SignatureCheck(dut.u_core)
+        self.write_check = BroadcastCoverCheck(dut.u_core, node_fields,
+                                               on_chip=not int(dut.L2.value))
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
         # node ids whose lock count the sequencer's LOCK or UNLOCK has written so far
@@ -296,6 +309,7 @@ class OverlapCoverage:
         while True:
             await FallingEdge(clock)
             self.sig_check.step()
+            self.write_check.step()
             if (not int(core.adv.value) and int(core.cm_busy_q.value)
                     and int(core.ws_q.value) in WALKING):
                 self.frozen_overlapped += 1
@@ -346,7 +360,8 @@ class OverlapCoverage:
 
 def start_coverage(test: Any) -> OverlapCoverage:
     """An OverlapCoverage sampling from now on (check_overlap stops it)."""
-    cov = OverlapCoverage(test.dut)
+    pred = test.env.scoreboard.pred
+    cov = OverlapCoverage(test.dut, ImageLayout(pred.p, pred.p.max_len).node_fields())
     counts = overlap_counters(test.dut)
     cov.walks_before, cov.hits_before = counts["walks overlapped"], _hits(counts)
     cov.task = cocotb.start_soon(cov.run(test.clock))
