@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from uvm_env.common.sv_pkg import rtl_enum
-from uvm_env.radix.overlap import CORE_SV, S_DECIDE, S_L_START, WALKING
+from uvm_env.radix.core_states import CORE_SV, PF_LWAIT, PF_PAGE, S_DECIDE, S_L_START, WALKING
 
 
 def test_reads_members_in_order_past_comments(tmp_path: Path) -> None:
@@ -38,3 +38,4 @@ def test_radix_core_states() -> None:
     assert names.index("S_L_START") > names.index("S_E_UNLINK")
     assert states["S_INIT"] == 0 and len(states) <= 2 ** 6   # state_e is logic [5:0]
     assert WALKING == (1, 2, 3, 4)
+    assert (PF_PAGE, PF_LWAIT) == (1, 2)

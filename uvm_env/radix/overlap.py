@@ -5,7 +5,6 @@ and through their CSRs: the tests that run the overlapped core fail unless the o
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import cocotb
@@ -13,7 +12,7 @@ from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
 from models.radix_image import ImageLayout
-from uvm_env.common.sv_pkg import rtl_enum
+from uvm_env.radix.core_states import S_DECIDE, S_L_START, WALKING
 from uvm_env.radix.protocol import (
     OP_EVICT,
     OP_INSERT,
@@ -25,6 +24,7 @@ from uvm_env.radix.protocol import (
     ST_NAMES,
     ST_OK,
 )
+from uvm_env.radix.read_check import WalkReadCheck
 from uvm_env.radix.sig_check import SignatureCheck
 from uvm_env.radix.write_check import BroadcastCoverCheck
 
@@ -117,6 +117,13 @@ async def check_overlap(test: Any, need_replay: bool,
                  not sig.errors, "; ".join(sig.errors[:4]))
         sb.check("the read-signature check saw broadcasts answered", sig.asked > 0,
                  f"{sig.summary()}")
+        rc = cov.read_check
+        test.logger.info("walk reads: %s", rc.summary())
+        test.figures["walk reads"] = rc.summary()
+        sb.check("every child-index lookup and node read the walker issued found its key "
+                 "in the walk's signature", not rc.errors, "; ".join(rc.errors[:4]))
+        sb.check("the read check saw the walker's lookups and node reads",
+                 rc.lookups > 0 and rc.node_reads > 0, f"{rc.summary()}")
         wc = cov.write_check
         test.logger.info("writes beside a walk: %s", wc.summary())
         test.figures["writes beside a walk"] = wc.summary()
@@ -182,15 +189,6 @@ def _parked_kind(op: int, status: int) -> str | None:
     return {OP_LOCK: "LOCK", OP_UNLOCK: "UNLOCK", OP_EVICT: "EVICT"}.get(op)
 
 
-CORE_SV = Path(__file__).resolve().parents[2] / "rtl" / "radix" / "radix_core.sv"
-
-
-_WALK = rtl_enum("W_IDLE", CORE_SV)
-_STATE = rtl_enum("S_INIT", CORE_SV)
-#: radix_core's walk states between W_START and W_DRAIN (walk_e): a walk in progress.
-WALKING = tuple(range(_WALK["W_START"], _WALK["W_DRAIN"] + 1))
-#: radix_core's sequencer states (state_e) the monitor keys on.
-S_DECIDE, S_L_START = _STATE["S_DECIDE"], _STATE["S_L_START"]
 
 
 def _occupancy(n: int) -> str:
@@ -224,6 +222,7 @@ class OverlapCoverage:
         self.sig_check = SignatureCheck(dut.u_core)
         self.write_check = BroadcastCoverCheck(dut.u_core, node_fields,
                                                on_chip=not int(dut.L2.value))
+        self.read_check = WalkReadCheck(dut.u_core, self.sig_check.sig)
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
         # node ids whose lock count the sequencer's LOCK or UNLOCK has written so far
@@ -309,6 +308,7 @@ class OverlapCoverage:
         while True:
             await FallingEdge(clock)
             self.sig_check.step()
+            self.read_check.step(self.sig_check.synced)
             self.write_check.step()
             if (not int(core.adv.value) and int(core.cm_busy_q.value)
                     and int(core.ws_q.value) in WALKING):
