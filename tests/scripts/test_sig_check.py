@@ -24,11 +24,14 @@ def _core() -> SimpleNamespace:
     return core
 
 
-def _run(cycles: list[dict[str, int]]) -> SignatureCheck:
-    """Steps the check once per cycle with these signal values (others 0, adv 1)."""
+def _run(cycles: list[dict[str, int]], reset_at: int | None = None) -> SignatureCheck:
+    """Steps the check once per cycle with these signal values (others 0, adv 1), with
+    rst_ni pulsed before cycle ``reset_at``."""
     core = _core()
     check = SignatureCheck(core)
-    for values in cycles:
+    for i, values in enumerate(cycles):
+        if i == reset_at:
+            check.reset()
         for name in ("sig_hit", "replay_go", "sig_clr", "sig_add", "sig_add_key", "sig_bc"):
             getattr(core, name).value = values.get(name, 0)
         core.adv.value = values.get("adv", 1)
@@ -79,3 +82,11 @@ def test_a_replay_without_a_hit_fails() -> None:
 def test_a_hit_with_no_broadcast_fails() -> None:
     check = _run([{"sig_clr": 1}, {}, {}, {"sig_hit": 1}])
     assert any("no broadcast" in e for e in check.errors)
+
+
+
+def test_reset_drops_the_answer_in_flight_and_waits_for_a_clear() -> None:
+    """rst_ni between a broadcast and its answer: the core's answer pipeline is cleared,
+    so no answer comes; the model is the core's again only from the next clear."""
+    check = _run(_walk(READ, hit=0)[:3] + [{}] * (HIT_LATENCY + 1), reset_at=3)
+    assert not check.errors and not check.synced and check.asked == 0

@@ -9,8 +9,10 @@ import time
 from cocotb.triggers import ClockCycles
 from pyuvm import uvm_sequence
 
+from models.radix_image import ImageLayout
 from uvm_env.common.base_test import BaseTest
 from uvm_env.common.config import BenchConfig, env_int
+from uvm_env.radix.conflict_chain import ConflictChain
 from uvm_env.radix.image_check import check_image
 from uvm_env.radix.in_flight_monitor import BINS
 from uvm_env.radix.overlap import is_overlapped, overlap_counters, read_overlap
@@ -27,6 +29,7 @@ class RadixBaseTest(BaseTest):
     # read is kept too.
     expect_overlap = True
     ovl_walks_seen = 0
+    chain: ConflictChain | None = None   # Overlap = 1: conflict detection, every cycle
 
     def make_env(self) -> RadixEnv:
         env = RadixEnv("env", self)
@@ -43,8 +46,13 @@ class RadixBaseTest(BaseTest):
         raise NotImplementedError
 
     async def apply_reset(self) -> None:
-        """rst_ni, then L2_STATUS at once, during the init sweep (RadixEnv.check_l2_idle)."""
+        """rst_ni, then L2_STATUS at once, during the init sweep (RadixEnv.check_l2_idle).
+        On an overlapped build, conflict detection is checked from here on."""
         await super().apply_reset()
+        if is_overlapped(self.dut) and self.chain is None:
+            pred = self.env.scoreboard.pred
+            self.chain = ConflictChain(self.dut, ImageLayout(pred.p, pred.p.max_len))
+            self.chain.start(self.clock)
         await self.env.check_l2_idle("right after reset")
 
     def bench_config(self, timeout_scale: int) -> BenchConfig:
@@ -112,6 +120,13 @@ class RadixBaseTest(BaseTest):
             self.ovl_walks_seen = max(self.ovl_walks_seen, counts["walks overlapped"])
 
     def check_phase(self) -> None:
+        if self.chain is not None:
+            errors = self.chain.errors()
+            self.logger.info(f"conflict detection checked: {self.chain.summary()}")
+            self.env.scoreboard.check(
+                "every walk read added first, every changed key broadcast before the "
+                "walk's hand-over, every broadcast answered as the signature gives and "
+                "every replay after a hit", not errors, "; ".join(errors[:4]))
         if self.expect_overlap and is_overlapped(self.dut):
             walks = max(self.ovl_walks_seen, overlap_counters(self.dut)["walks overlapped"])
             self.env.scoreboard.check("a walk ran beside a commit on the overlapped build",

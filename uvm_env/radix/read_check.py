@@ -55,6 +55,9 @@ class WalkReadCheck:
             if len(self.errors) <= LOGGED:
                 _log.error(self.errors[-1])
 
+    def reset(self) -> None:
+        self._pf_before = -1
+
     def step(self, synced: bool) -> None:
         """``synced``: the signature model has seen a clear, so it is the core's."""
         core = self.core

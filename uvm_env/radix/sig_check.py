@@ -97,6 +97,12 @@ class SignatureCheck:
                                       self.sig.holds(key)))
         self.cycle += 1
 
+    def reset(self) -> None:
+        """rst_ni: the core's signature and answer pipeline are cleared."""
+        self._pending.clear()
+        self.sig.clear()
+        self.synced = False
+
     def _answer(self, ask: _Ask, hit: bool) -> None:
         self.asked += 1
         if hit != ask.predicted:

@@ -82,6 +82,11 @@ class BroadcastCoverCheck:
         v = self._ram[addr].value
         return int(v) if v.is_resolvable else None
 
+    def reset(self) -> None:
+        """rst_ni: no walk is in flight after it (the init sweep's writes, seen like any
+        others, keep the shadow words true)."""
+        self._owed.clear()
+
     def step(self) -> None:
         core = self.core
         self.cycle += 1
