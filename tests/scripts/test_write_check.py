@@ -60,7 +60,13 @@ SEEN = [_write(3, EDGE, ws_q=0)]
 def test_cut_edge_broadcast_before_hand_over_passes() -> None:
     check = _run(SEEN + [_write(3, CUT), {"sig_bc": 1, "bc_key": NODE3}, {"wk_done": 1}])
     assert not check.errors
-    assert check.covered == {"node": 1, "index": 0} and check.unjudged == 1
+    assert check.covered == {"node": 1, "index": 0} and check.unjudged == 0
+
+
+def test_an_unknown_old_word_beside_a_walk_fails() -> None:
+    # no shadow word and no RAM to read (the L2 build): the change cannot be judged
+    check = _run([_write(3, CUT), {"sig_bc": 1, "bc_key": NODE3}, {"wk_done": 1}])
+    assert check.unjudged == 1 and len(check.errors) == 1 and "unknown" in check.errors[0]
 
 
 def test_cut_edge_never_broadcast_fails_at_hand_over() -> None:
