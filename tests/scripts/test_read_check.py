@@ -11,7 +11,7 @@ from uvm_env.radix.core_states import PF_LWAIT, PF_PAGE
 from uvm_env.radix.read_check import IX_LOOKUP, WalkReadCheck
 
 NODE_W, PAGE_BITS = 6, 32
-WIDTHS = {"adv": 1, "pf_state_q": 3, "ws_q": 3, "ix_valid": 1, "ix_op": 2, "ix_ns": 8,
+WIDTHS = {"pf_state_q": 3, "ws_q": 3, "ix_valid": 1, "ix_op": 2, "ix_ns": 8,
           "ix_parent": NODE_W, "ix_page": PAGE_BITS, "nr_go": 1, "nr_child_q": NODE_W}
 LOOKUP = {"ix_valid": 1, "ix_op": IX_LOOKUP, "ix_ns": 1, "ix_parent": 9, "ix_page": 77}
 ENTRY = key_of(KIND_CHILD, child_operand(1, 9, 77, NODE_W, PAGE_BITS))
@@ -34,10 +34,10 @@ def _run(cycles: list[dict[str, int]], added: tuple[int, ...] = (),
     for key in added:
         sig.add(key)
     check = WalkReadCheck(core, sig)
-    for values in cycles:
+    for cycle, values in enumerate(cycles, 1):
         for name in WIDTHS:
-            getattr(core, name).value = values.get(name, {"adv": 1, "ws_q": 2}.get(name, 0))
-        check.step(synced)
+            getattr(core, name).value = values.get(name, {"ws_q": 2}.get(name, 0))
+        check.step(cycle, bool(values.get("adv", 1)), synced)
     return check
 
 

@@ -16,7 +16,7 @@ class _Sig:
 
 
 def _core() -> SimpleNamespace:
-    names = ("sig_hit", "adv", "replay_go", "sig_clr", "sig_add", "sig_add_key", "sig_bc")
+    names = ("sig_hit", "replay_go", "sig_clr", "sig_add", "sig_add_key", "sig_bc")
     core = SimpleNamespace(**{n: _Sig() for n in names})
     core.bc_key_q = [_Sig()]
     core.g_sig = SimpleNamespace(u_sig=SimpleNamespace(SigBits=_Sig(256), NumHash=_Sig(3),
@@ -34,9 +34,8 @@ def _run(cycles: list[dict[str, int]], reset_at: int | None = None) -> Signature
             check.reset()
         for name in ("sig_hit", "replay_go", "sig_clr", "sig_add", "sig_add_key", "sig_bc"):
             getattr(core, name).value = values.get(name, 0)
-        core.adv.value = values.get("adv", 1)
         core.bc_key_q[0].value = values.get("bc_key", 0)
-        check.step()
+        check.step(i, bool(values.get("adv", 1)))
     return check
 
 

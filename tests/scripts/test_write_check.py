@@ -26,7 +26,7 @@ class _Sig:
         return self._w
 
 
-SIGNALS = {"adv": 1, "ws_q": 3, "nd_we": 1, "nd_waddr": NODE_W, "nd_wdata": WORD_W,
+SIGNALS = {"ws_q": 3, "nd_we": 1, "nd_waddr": NODE_W, "nd_wdata": WORD_W,
            "ix_valid": 1, "ix_op": 2, "ix_ns": 8, "ix_parent": NODE_W, "ix_page": PAGE_BITS,
            "sig_bc": 1, "wk_done": 1, "replay_go": 1}
 
@@ -37,11 +37,11 @@ def _run(cycles: list[dict[str, int]]) -> BroadcastCoverCheck:
     core = SimpleNamespace(**{n: _Sig(0, w) for n, w in SIGNALS.items()})
     core.bc_key_q = [_Sig(0, 32)]
     check = BroadcastCoverCheck(core, FIELDS, on_chip=False)
-    for values in cycles:
+    for cycle, values in enumerate(cycles, 1):
         for name in SIGNALS:
-            getattr(core, name).value = values.get(name, {"adv": 1, "ws_q": 2}.get(name, 0))
+            getattr(core, name).value = values.get(name, {"ws_q": 2}.get(name, 0))
         core.bc_key_q[0].value = values.get("bc_key", 0)
-        check.step()
+        check.step(cycle, bool(values.get("adv", 1)))
     return check
 
 

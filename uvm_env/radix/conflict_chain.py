@@ -14,6 +14,7 @@ registers reset with it); the next walk's clear brings the signature model back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cocotb
@@ -34,6 +35,10 @@ class ConflictChain:
         self.writes = BroadcastCoverCheck(core, layout.node_fields(),
                                           on_chip=not int(dut.L2.value))
         self.resets = 0
+        self.cycle = 0      # falling edges since start, reset cycles included
+        # Per-cycle samplers run on the same edge after the checks (OverlapCoverage);
+        # they are not called while rst_ni is low.
+        self.observers: list[Callable[[], None]] = []
         self.task: Any = None
 
     def start(self, clock: Any) -> None:
@@ -42,8 +47,10 @@ class ConflictChain:
     async def _run(self, clock: Any) -> None:
         """Every cycle, between edges (registers settled), until the test ends."""
         was_reset = False
+        core = self.dut.u_core
         while True:
             await FallingEdge(clock)
+            self.cycle += 1
             if not int(self.dut.rst_ni.value):
                 if not was_reset:
                     self.resets += 1
@@ -53,9 +60,12 @@ class ConflictChain:
                 was_reset = True
                 continue
             was_reset = False
-            self.sig.step()
-            self.reads.step(self.sig.synced)
-            self.writes.step()
+            adv = bool(int(core.adv.value))
+            self.sig.step(self.cycle, adv)
+            self.reads.step(self.cycle, adv, self.sig.synced)
+            self.writes.step(self.cycle, adv)
+            for observe in self.observers:
+                observe()
 
     def errors(self) -> list[str]:
         return self.sig.errors + self.reads.errors + self.writes.errors

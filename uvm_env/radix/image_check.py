@@ -14,7 +14,7 @@ from sglang_fpga.l2_layout import L2Layout, Table
 from uvm_env.radix.radix_predictor import RadixPredictor
 
 
-def _mem(ram: Any) -> Any:
+def ram_array(ram: Any) -> Any:
     """The word array of an on-chip table: a radix_table (on-chip branch), a radix_ram or
     a common_ram_sdp, whichever RamStyle branch built it."""
     for wrapper in ("g_chip", "u_ram", "u_ram"):
@@ -39,7 +39,7 @@ class _Words(Mapping[int, int]):
     _handles: dict[str, dict[int, Any]] = {}
 
     def __init__(self, ram: Any, depth: int) -> None:
-        self._arr, self._depth, self._seen = _mem(ram), depth, {}
+        self._arr, self._depth, self._seen = ram_array(ram), depth, {}
         self._elems = self._handles.setdefault(ram._path, {})
 
     def __getitem__(self, addr: int) -> int:

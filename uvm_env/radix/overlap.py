@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import cocotb
-from cocotb.triggers import FallingEdge
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
 from uvm_env.radix.conflict_chain import ConflictChain
@@ -103,7 +101,7 @@ async def check_overlap(test: Any, need_replay: bool,
         sb.check("a commit's broadcast hit a walk, which ran again",
                  counts["replays"] > 0 and hits > 0, f"counters {counts}")
     if cov is not None:
-        cov.task.cancel()
+        cov.chain.observers.remove(cov.observe)
         test.logger.info("refusals answered while a walk ran: %s", cov.refused)
         test.logger.info("decisions of walks beside a LOCK or UNLOCK: %s", cov.beside_lock)
         # The links' errors fail every overlapped test (RadixBaseTest.check_phase);
@@ -203,7 +201,9 @@ class OverlapCoverage:
 
     def __init__(self, dut: Any, chain: ConflictChain, prefix: str = "radix.overlap") -> None:
         self.dut = dut
-        # the base test's per-cycle checks of conflict detection (stepped there)
+        self.core, self.occ = dut.u_core, dut.u_occupancy
+        # the base test's per-cycle checks of conflict detection; it also calls
+        # observe() every cycle, on the same edge
         self.chain = chain
         self.hits = 0
         self.walks = 0          # walks dispatched beside a command (odispatch)
@@ -284,57 +284,56 @@ class OverlapCoverage:
         self.beside_lock[kind] = self.beside_lock.get(kind, 0) + 1
         self._sample_beside_lock(kind)
 
-    async def run(self, clock: Any) -> None:
-        """Every cycle, between edges (registers settled), until killed."""
-        core, occ = self.dut.u_core, self.dut.u_occupancy
-        while True:
-            await FallingEdge(clock)
-            if (not int(core.adv.value) and int(core.cm_busy_q.value)
-                    and int(core.ws_q.value) in WALKING):
-                self.frozen_overlapped += 1
-            self._track_locks(core)
-            if int(core.park.value):
-                kind = _parked_kind(int(core.d_op_q.value), int(core.d_status_q.value))
-                if kind is not None:
-                    self._sample_park(kind)
-            if int(core.odispatch.value):
-                self.walks += 1
-                beside, walk = int(core.op_q.value), int(core.hd_op.value)
-                self._beside_lock = ((beside, self._locked)
-                                     if beside in (OP_LOCK, OP_UNLOCK) else None)
-                if beside in BESIDE and walk in WALK_OP_NAMES:
-                    self._sample_walk(BESIDE[beside], WALK_OP_NAMES[walk])
+    def observe(self) -> None:
+        """Every cycle out of reset, between edges (registers settled), called by the
+        ConflictChain until check_overlap removes it."""
+        core, occ = self.core, self.occ
+        if (not int(core.adv.value) and int(core.cm_busy_q.value)
+                and int(core.ws_q.value) in WALKING):
+            self.frozen_overlapped += 1
+        self._track_locks(core)
+        if int(core.park.value):
+            kind = _parked_kind(int(core.d_op_q.value), int(core.d_status_q.value))
+            if kind is not None:
+                self._sample_park(kind)
+        if int(core.odispatch.value):
+            self.walks += 1
+            beside, walk = int(core.op_q.value), int(core.hd_op.value)
+            self._beside_lock = ((beside, self._locked)
+                                 if beside in (OP_LOCK, OP_UNLOCK) else None)
+            if beside in BESIDE and walk in WALK_OP_NAMES:
+                self._sample_walk(BESIDE[beside], WALK_OP_NAMES[walk])
+            else:
+                self.odd.append((beside, walk))
+        if int(core.error_o.value) and int(core.ws_q.value) != 0:
+            # A refusal answered while the next command walks: its walk must see the
+            # tree as the refused command left it (unchanged), which the scoreboard
+            # checks; this records that the case happened.
+            status, refused, walk = (int(core.status_q.value), int(core.op_q.value),
+                                     int(core.wk_op_q.value))
+            key = f"{ST_NAMES.get(status, status)} {OP_NAMES.get(refused, refused)}"
+            self.refused[key] = self.refused.get(key, 0) + 1
+            if status == ST_CAPACITY and refused in (OP_MATCH, OP_INSERT):
+                if walk in WALK_OP_NAMES:
+                    self._sample_refusal(WALK_OP_NAMES[refused], WALK_OP_NAMES[walk])
                 else:
-                    self.odd.append((beside, walk))
-            if int(core.error_o.value) and int(core.ws_q.value) != 0:
-                # A refusal answered while the next command walks: its walk must see the
-                # tree as the refused command left it (unchanged), which the scoreboard
-                # checks; this records that the case happened.
-                status, refused, walk = (int(core.status_q.value), int(core.op_q.value),
-                                         int(core.wk_op_q.value))
-                key = f"{ST_NAMES.get(status, status)} {OP_NAMES.get(refused, refused)}"
-                self.refused[key] = self.refused.get(key, 0) + 1
-                if status == ST_CAPACITY and refused in (OP_MATCH, OP_INSERT):
-                    if walk in WALK_OP_NAMES:
-                        self._sample_refusal(WALK_OP_NAMES[refused], WALK_OP_NAMES[walk])
-                    else:
-                        self.odd_hits.append(f"refusal beside walking opcode {walk}")
-            if not int(core.sig_hit.value):
-                continue
-            self.hits += 1
-            commit_op, walk_op = int(core.op_q.value), int(core.wk_op_q.value)
-            in_flight = int(occ.count_q.value)
-            split = bool(int(core.bc_ps_q.value) >> 1 & 1)
-            # Only a MATCH or INSERT walks, only they split, only an INSERT adds a leaf,
-            # and a hit needs the writer and the walker in flight: anything else is
-            # recorded, not folded into a legal bin.
-            if (walk_op not in WALK_OP_NAMES or in_flight < 2
-                    or commit_op not in ((OP_MATCH, OP_INSERT) if split else (OP_INSERT,))):
-                self.odd_hits.append(f"hit: commit opcode {commit_op}, split {split}, "
-                                     f"walk opcode {walk_op}, {in_flight} in flight")
-                continue
-            writer = f"split by {WALK_OP_NAMES[commit_op]}" if split else "new leaf"
-            self._sample(writer, WALK_OP_NAMES[walk_op], _occupancy(in_flight))
+                    self.odd_hits.append(f"refusal beside walking opcode {walk}")
+        if not int(core.sig_hit.value):
+            return
+        self.hits += 1
+        commit_op, walk_op = int(core.op_q.value), int(core.wk_op_q.value)
+        in_flight = int(occ.count_q.value)
+        split = bool(int(core.bc_ps_q.value) >> 1 & 1)
+        # Only a MATCH or INSERT walks, only they split, only an INSERT adds a leaf,
+        # and a hit needs the writer and the walker in flight: anything else is
+        # recorded, not folded into a legal bin.
+        if (walk_op not in WALK_OP_NAMES or in_flight < 2
+                or commit_op not in ((OP_MATCH, OP_INSERT) if split else (OP_INSERT,))):
+            self.odd_hits.append(f"hit: commit opcode {commit_op}, split {split}, "
+                                 f"walk opcode {walk_op}, {in_flight} in flight")
+            return
+        writer = f"split by {WALK_OP_NAMES[commit_op]}" if split else "new leaf"
+        self._sample(writer, WALK_OP_NAMES[walk_op], _occupancy(in_flight))
 
 
 def start_coverage(test: Any) -> OverlapCoverage:
@@ -342,5 +341,5 @@ def start_coverage(test: Any) -> OverlapCoverage:
     cov = OverlapCoverage(test.dut, test.chain)
     counts = overlap_counters(test.dut)
     cov.walks_before, cov.hits_before = counts["walks overlapped"], _hits(counts)
-    cov.task = cocotb.start_soon(cov.run(test.clock))
+    test.chain.observers.append(cov.observe)
     return cov

@@ -24,45 +24,42 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.radix_signature import KIND_CHILD, KIND_EDGE, ReadSignature, child_operand, key_of
+from uvm_env.common.error_log import log_error
 from uvm_env.radix.core_states import PF_LWAIT, PF_PAGE
 
 #: radix_pkg's child-index opcode IX_LOOKUP.
 IX_LOOKUP = 0
-LOGGED = 4
 _log = logging.getLogger("radix.read_check")
 
 
 @dataclass
 class WalkReadCheck:
-    """Steps once per clock cycle (registers settled), after the SignatureCheck that
-    owns ``sig`` has applied this cycle's clear and add."""
+    """Stepped once per clock cycle (registers settled) by the ConflictChain, after the
+    SignatureCheck that owns ``sig`` has applied this cycle's clear and add."""
 
     core: Any
     sig: ReadSignature
     lookups: int = 0
     node_reads: int = 0
     errors: list[str] = field(default_factory=list)
-    cycle: int = 0
     _pf_before: int = -1
 
     def __post_init__(self) -> None:
         self._node_w, self._page_bits = len(self.core.ix_parent), len(self.core.ix_page)
 
-    def _need(self, key: int, what: str) -> None:
+    def _need(self, cycle: int, key: int, what: str) -> None:
         if not self.sig.holds(key):
-            self.errors.append(f"cycle {self.cycle}: the walk read {what} without adding "
-                               f"its key {key:#010x}")
-            if len(self.errors) <= LOGGED:
-                _log.error(self.errors[-1])
+            log_error(self.errors, f"cycle {cycle}: the walk read {what} without adding "
+                                   f"its key {key:#010x}", _log)
 
     def reset(self) -> None:
         self._pf_before = -1
 
-    def step(self, synced: bool) -> None:
-        """``synced``: the signature model has seen a clear, so it is the core's."""
+    def step(self, cycle: int, adv: bool, synced: bool) -> None:
+        """``adv``: the core advanced this cycle (no L1 miss froze it). ``synced``: the
+        signature model has seen a clear, so it is the core's."""
         core = self.core
-        self.cycle += 1
-        if not int(core.adv.value):
+        if not adv:
             return
         pf = int(core.pf_state_q.value)
         issued = self._pf_before == PF_PAGE and pf == PF_LWAIT
@@ -71,19 +68,19 @@ class WalkReadCheck:
             return
         if issued:
             if not int(core.ix_valid.value) or int(core.ix_op.value) != IX_LOOKUP:
-                self.errors.append(f"cycle {self.cycle}: the walker's lookup is not on "
-                                   "the index port")
+                log_error(self.errors, f"cycle {cycle}: the walker's lookup is not on "
+                                       "the index port", _log)
                 return
             ns, par, pg = (int(core.ix_ns.value), int(core.ix_parent.value),
                            int(core.ix_page.value))
             self.lookups += 1
-            self._need(key_of(KIND_CHILD, child_operand(ns, par, pg, self._node_w,
+            self._need(cycle, key_of(KIND_CHILD, child_operand(ns, par, pg, self._node_w,
                                                         self._page_bits)),
                        f"index entry (ns {ns}, parent {par})")
         if int(core.nr_go.value):
             node = int(core.nr_child_q.value)
             self.node_reads += 1
-            self._need(key_of(KIND_EDGE, node), f"node {node}")
+            self._need(cycle, key_of(KIND_EDGE, node), f"node {node}")
 
     def summary(self) -> dict[str, int]:
         return {"walker lookups": self.lookups, "walker node reads": self.node_reads}

@@ -46,11 +46,12 @@ class _Ask:
 
 @dataclass
 class SignatureCheck:
-    """Steps once per clock cycle (registers settled); see the module doc."""
+    """Stepped once per clock cycle (registers settled) by the ConflictChain, which
+    numbers the cycles; see the module doc."""
 
     core: Any
     sig: ReadSignature = field(init=False)
-    cycle: int = 0
+    cycle: int = 0             # the cycle being stepped
     walk: int = 0              # walks started (each clear)
     synced: bool = False       # a clear has been seen, so the model is the core's
     true_hits: int = 0
@@ -67,8 +68,11 @@ class SignatureCheck:
                                  num_hash=_param(block, "NumHash"),
                                  key_w=_param(block, "KeyW"))
 
-    def step(self) -> None:
+    def step(self, cycle: int, adv: bool) -> None:
+        """``cycle``: the clock cycle's number (one more each cycle); ``adv``: the core
+        advanced this cycle."""
         core = self.core
+        self.cycle = cycle
         ask = (self._pending.popleft()
                if self._pending and self._pending[0].cycle == self.cycle - HIT_LATENCY
                else None)
@@ -78,7 +82,7 @@ class SignatureCheck:
                 self.errors.append(f"cycle {self.cycle}: a hit with no broadcast")
         else:
             self._answer(ask, hit)
-        if int(core.adv.value) and int(core.replay_go.value) and self.synced:
+        if adv and int(core.replay_go.value) and self.synced:
             self.replays += 1
             if self.walk not in self.hit_walks:
                 self.errors.append(f"cycle {self.cycle}: walk {self.walk} replayed "
@@ -95,7 +99,6 @@ class SignatureCheck:
             key = int(core.bc_key_q[0].value)
             self._pending.append(_Ask(self.cycle, key, self.walk, self.sig.may_hold(key),
                                       self.sig.holds(key)))
-        self.cycle += 1
 
     def reset(self) -> None:
         """rst_ni: the core's signature and answer pipeline are cleared."""

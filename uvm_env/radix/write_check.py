@@ -34,21 +34,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.radix_signature import KIND_CHILD, KIND_EDGE, child_operand, key_of
-from uvm_env.radix.image_check import _mem
+from uvm_env.common.error_log import log_error
+from uvm_env.radix.image_check import ram_array
 
 #: radix_pkg's child-index opcodes (IX_INSERT).
 IX_INSERT = 1
 #: The node word fields a walk reads: the low fields of the word, in this order.
 WALK_VISIBLE = ("valid", "gen", "ns", "parent", "head", "off", "len")
-#: Errors logged as they happen (check_overlap fails on all of them at the end): the
-#: log then shows where the first one fell against the scoreboard's first mismatch.
-LOGGED = 4
 _log = logging.getLogger("radix.write_check")
 
 
 @dataclass
 class BroadcastCoverCheck:
-    """Steps once per clock cycle (registers settled); see the module doc.
+    """Stepped once per clock cycle (registers settled) by the ConflictChain; see the
+    module doc.
 
     ``node_fields`` is the node word's layout, least significant first
     (models.radix_image.ImageLayout.node_fields)."""
@@ -56,7 +55,6 @@ class BroadcastCoverCheck:
     core: Any
     node_fields: list[tuple[str, int]]
     on_chip: bool
-    cycle: int = 0
     covered: dict[str, int] = field(default_factory=lambda: {"node": 0, "index": 0})
     unjudged: int = 0
     errors: list[str] = field(default_factory=list)
@@ -73,7 +71,7 @@ class BroadcastCoverCheck:
                              f"{len(self.core.nd_wdata)}")
         self._visible = (1 << sum(w for _, w in self.node_fields[:len(WALK_VISIBLE)])) - 1
         self._node_w, self._page_bits = len(self.core.ix_parent), len(self.core.ix_page)
-        self._ram = _mem(self.core.u_node) if self.on_chip else None
+        self._ram = ram_array(self.core.u_node) if self.on_chip else None
 
     def _old_word(self, addr: int) -> int | None:
         if addr in self._shadow:
@@ -83,20 +81,15 @@ class BroadcastCoverCheck:
         v = self._ram[addr].value
         return int(v) if v.is_resolvable else None
 
-    def _error(self, msg: str) -> None:
-        self.errors.append(msg)
-        if len(self.errors) <= LOGGED:
-            _log.error(msg)
-
     def reset(self) -> None:
         """rst_ni: no walk is in flight after it (the init sweep's writes, seen like any
         others, keep the shadow words true)."""
         self._owed.clear()
 
-    def step(self) -> None:
+    def step(self, cycle: int, adv: bool) -> None:
+        """``adv``: the core advanced this cycle (no L1 miss froze it)."""
         core = self.core
-        self.cycle += 1
-        if not int(core.adv.value):
+        if not adv:
             return
         walking = int(core.ws_q.value) != 0   # W_IDLE
         if int(core.nd_we.value):
@@ -108,24 +101,25 @@ class BroadcastCoverCheck:
                 # then) is where this happens; beside a walk it could hide a change.
                 if walking:
                     self.unjudged += 1
-                    self._error(f"cycle {self.cycle}: node {addr} written beside a walk "
-                                "with its old word unknown")
+                    log_error(self.errors, f"cycle {cycle}: node {addr} written beside "
+                                           "a walk with its old word unknown", _log)
             elif walking and (old ^ word) & self._visible:
-                self._owed.setdefault(key_of(KIND_EDGE, addr), f"node {addr} (cycle {self.cycle})")
+                self._owed.setdefault(key_of(KIND_EDGE, addr), f"node {addr} (cycle {cycle})")
         if walking and int(core.ix_valid.value) and int(core.ix_op.value) == IX_INSERT:
             ns, par, pg = (int(core.ix_ns.value), int(core.ix_parent.value),
                            int(core.ix_page.value))
             key = key_of(KIND_CHILD, child_operand(ns, par, pg, self._node_w, self._page_bits))
             self._owed.setdefault(key, f"index entry (ns {ns}, parent {par}) "
-                                       f"(cycle {self.cycle})")
+                                       f"(cycle {cycle})")
         if int(core.sig_bc.value):
             key = int(core.bc_key_q[0].value)
             what = self._owed.pop(key, None)
             if what is not None:
                 self.covered["node" if what.startswith("node") else "index"] += 1
         if int(core.wk_done.value) and self._owed:
-            self._error(f"cycle {self.cycle}: a walk was handed over with writes beside "
-                        f"it never broadcast: {sorted(self._owed.values())}")
+            log_error(self.errors, f"cycle {cycle}: a walk was handed over with writes "
+                                   f"beside it never broadcast: {sorted(self._owed.values())}",
+                      _log)
             self._owed.clear()
         if int(core.replay_go.value) or not walking:
             # The walk runs again (or stopped): its new reads all follow these writes.
