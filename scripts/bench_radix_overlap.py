@@ -64,7 +64,34 @@ def table(s: dict) -> str:
             rep = (f"{c['replays']} ({c['hits by a split']}, {c['hits by a new leaf']})"
                    if c else "-")
             rows.append(f"| {name} | {k} | {' | '.join(cells)} | {ovl} | {rep} |")
-    return "\n".join(rows)
+    return "\n".join(rows + ["", *frozen_table(s)])
+
+
+def frozen_table(s: dict) -> list[str]:
+    """Where the L2 builds' cycles go: an L1 miss freezes both stages (one adv)."""
+    rows = ["Frozen cycles on the L2 builds (uvm_env/radix/freeze_monitor.py), share of the "
+            "stream's cycles, by what the two stages were doing. A miss freezes the whole "
+            "core; only in the frozen cycles with a walk beside a commit could a per-stage "
+            "freeze let one stage go on, so 'if those were free' is the stream's cycles "
+            "over its cycles without them (first order, not a bound: it ignores the one "
+            "read port per table the stages share, and work a stage could move into the "
+            "other's misses).", "",
+            "| K | stream | cycles | frozen | walk beside commit | walk alone | commit alone "
+            "| neither | if those were free |", "|---|---|---|---|---|---|---|---|---|"]
+    for k in KS:
+        r = s.get(f"l2_k{k}")
+        if r is None:
+            continue
+        for stream in STREAMS:
+            f = r[stream].get("frozen")
+            if not f:
+                continue
+            n = f["cycles"]
+            share = [f"{100 * f[kind] / n:.1f} %" for kind in ("both", "walk", "commit", "other")]
+            total = sum(f[kind] for kind in ("both", "walk", "commit", "other"))
+            rows.append(f"| {k} | {stream.replace('_', ' ')} | {n} | {100 * total / n:.1f} % | "
+                        f"{' | '.join(share)} | {n / (n - f['both']):.2f}x |")
+    return rows
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from cocotb.triggers import ClockCycles
 
 from models import workloads
 from uvm_env.common.config import env_int
+from uvm_env.radix.freeze_monitor import FreezeCount
 from uvm_env.radix.overlap import COUNTERS
 from uvm_env.radix.protocol import OP_INSERT, OP_LOCK, OP_MATCH, OP_UNLOCK
 from uvm_env.radix.radix_base_test import RadixBaseTest
@@ -47,16 +48,23 @@ class StreamSeq(RadixBaseSeq):
     async def timed(self, cmds: list[dict[str, Any]]) -> dict[str, Any]:
         """Send ``cmds`` back to back; cycles from the first send to the last answer."""
         before = self.counters()
+        freeze = FreezeCount(self.test.dut.u_core)
+        freeze.start(self.test.clock)
         sent = [await self.do(**kw) for kw in cmds]
         for cmd in sent:
             await cmd.done.wait()
+        frozen = freeze.stop()
+        self.test.env.scoreboard.check("frozen cycles by stage add up to the core's count",
+                                       not freeze.errors, f"{freeze.errors}")
         await ClockCycles(self.test.clock, 2)
         cycles = round((sent[-1].t_done - sent[0].t_sent) / self.test.cfg.clk_period_ns)
         after = self.counters()
         return {"commands": len(sent), "cycles": cycles,
                 "cycles_per_command": round(cycles / len(sent), 1),
                 "tokens": sum(len(kw.get("tokens", [])) for kw in cmds),
-                "counters": {k: after[k] - before[k] for k in after}}
+                "counters": {k: after[k] - before[k] for k in after},
+                # frozen cycles by stage, from the first send to the last answer's cycle
+                "frozen": frozen}
 
     async def body(self) -> None:
         max_len, num_ns = self.pred.p.max_len, self.pred.p.num_ns

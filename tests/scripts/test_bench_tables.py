@@ -100,3 +100,16 @@ def test_overlap_table_speed_ups_and_unbuilt_rows():
     assert ("| L2, DDR 60 cycles | 1 | 800.0 (1.00x) | 600.0 (1.00x) | 400.0 (1.00x) | - | - |"
             in text)
     assert text.count("not built (several walk contexts)") == 4
+
+
+def test_frozen_table_shares_and_first_order_gain():
+    frozen = {"cycles": 1000, "both": 500, "walk": 200, "commit": 50, "other": 0}
+    stream = {"commands": 8, "cycles_per_command": 125.0, "counters": {}, "frozen": frozen}
+    res = {"workload": "ecommerce_qa", "window": 8, "match_stream": stream,
+           "mixed_stream": stream, "lock_stream": {**stream, "frozen": None}}
+    rows = bench_radix_overlap.frozen_table({"on_chip_k1": res, "l2_k2": res})
+    # the on-chip build is never frozen and has no rows; a stream without figures neither
+    assert rows[-2:] == [
+        "| 2 | match stream | 1000 | 75.0 % | 50.0 % | 20.0 % | 5.0 % | 0.0 % | 2.00x |",
+        "| 2 | mixed stream | 1000 | 75.0 % | 50.0 % | 20.0 % | 5.0 % | 0.0 % | 2.00x |"]
+    assert not any(r.startswith("| 1 |") for r in rows)
