@@ -17,7 +17,7 @@ were doing, which says what freezing each stage on its own misses could gain:
   flight with misses under misses could hide them.
 
 The frozen total is held to the core's own count of frozen cycles (``l2_stall_q``,
-CSR L2_STALL) at every cycle, so the figures cannot drift from the cycles the core
+CSR L2_STALL_CYCLES) at every cycle, so the figures cannot drift from the cycles the core
 really lost; ``errors`` says where they did."""
 
 from __future__ import annotations
