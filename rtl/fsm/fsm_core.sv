@@ -580,17 +580,18 @@ module fsm_core #(
     haz = s0_hz_ok && (|hit);
   end
 
-  // Results in flight must fit in the result buffer.
+  // Results in flight must fit in the result buffer. owed_q counts the results
+  // owed: in the pipeline, in u_rsp, and a LOAD's while its image loads. It is
+  // kept as commands are taken and results handed out, so the accept decision
+  // compares one register with a constant; summing the stages and the buffer's
+  // level there put a 4-bit adder tree on every S0 register's enable. The
+  // assertions below hold it to that sum each cycle.
   logic [RspLW-1:0] rsp_level;
+  logic [RspLW-1:0] owed_q;
   logic             credit_ok, pipe_empty, mask_idle;
   logic [1:0]       mask_jobs;     // jobs the streamer holds
   logic             mask_room;     // a MASK may enter S0 (see the mask job below)
-  always_comb begin
-    logic [31:0] n;
-    n = 32'(rsp_level) + 32'(loading_q);
-    for (int k = 1; k <= NST; k++) n = n + 32'(p_v_q[k] && p_res_q[k]);
-    credit_ok = (n + 32'd1 <= 32'(RspDepth));
-  end
+  assign credit_ok = owed_q < RspLW'(RspDepth);
   assign pipe_empty = !(|p_v_q);
 
   logic s0_mask_job;
@@ -605,6 +606,13 @@ module fsm_core #(
   end
 
   assign s0_take = cmd_tvalid_i && cmd_tready_o;
+
+  // A LOAD owes its result from the cycle it is taken (s0_res is set for it);
+  // a VALIDATE beat that is not its packet's last owes none.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) owed_q <= '0;
+    else         owed_q <= owed_q + RspLW'(s0_take && s0_res) - RspLW'(rsp_tvalid_o && rsp_tready_i);
+  end
 
   // token_class read for the op entering S1.
   assign tc_re    = s0_take;
@@ -1224,9 +1232,13 @@ module fsm_core #(
         assert (!sl_bound_q[i] || loaded_q[sl_gram_q[i]])
           else $fatal(1, "fsm_core: slot %0d bound to unloaded grammar %0d", i, sl_gram_q[i]);
       end
-      // Credits: results in flight and buffered never exceed the result buffer.
+      // Credits: results in flight and buffered never exceed the result buffer,
+      // and the running count the accept decision reads is exactly that sum.
       assert (sva_inflight <= 32'(RspDepth))
         else $fatal(1, "fsm_core: %0d results in flight for %0d entries", sva_inflight, RspDepth);
+      assert (32'(owed_q) == sva_inflight + 32'(loading_q))
+        else $fatal(1, "fsm_core: %0d results owed counted, %0d in flight", owed_q,
+                    sva_inflight + 32'(loading_q));
       assert (!(p_v_q[5] && p_res_q[5]) || rsp_level < RspLW'(RspDepth))
         else $fatal(1, "fsm_core: result pushed into a full result buffer");
       // Nothing enters while an image loads; a LOAD enters only on an empty pipeline.
