@@ -14,6 +14,7 @@ import json
 
 from scripts import bench_common, registry
 from scripts.sim import BUILD_ROOT, run_one
+from uvm_env.radix.freeze_monitor import KINDS
 
 KS = (1, 2, 4, 8)
 BUILT_K = {1: "", 2: "_overlap"}   # K -> the registered test's suffix (Overlap 0, 1)
@@ -87,8 +88,8 @@ def frozen_table(s: dict) -> list[str]:
             if not f:
                 continue
             n = f["cycles"]
-            share = [f"{100 * f[kind] / n:.1f} %" for kind in ("both", "walk", "commit", "other")]
-            total = sum(f[kind] for kind in ("both", "walk", "commit", "other"))
+            share = [f"{100 * f[kind] / n:.1f} %" for kind in KINDS]
+            total = sum(f[kind] for kind in KINDS)
             rows.append(f"| {k} | {stream.replace('_', ' ')} | {n} | {100 * total / n:.1f} % | "
                         f"{' | '.join(share)} | {n / (n - f['both']):.2f}x |")
     return rows

@@ -38,6 +38,7 @@ class FreezeCount:
     core: Any
     frozen: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     cycles: int = 0
+    total: int = 0  # sum of ``frozen``, kept as it counts
     errors: list[str] = field(default_factory=list)
     task: Any = None
 
@@ -60,8 +61,8 @@ class FreezeCount:
             stall = int(core.l2_stall_q.value)
             if stall0 is None:
                 stall0 = stall
-            elif stall - stall0 != sum(self.frozen.values()) and not self.errors:
-                self.errors.append(f"after {self.cycles} cycles: {sum(self.frozen.values())} "
+            elif stall - stall0 != self.total and not self.errors:
+                self.errors.append(f"after {self.cycles} cycles: {self.total} "
                                    f"frozen, the core counted {stall - stall0}")
             self.cycles += 1
             if int(core.adv.value):
@@ -71,3 +72,4 @@ class FreezeCount:
             kind = ("both" if walking and committing else "walk" if walking
                     else "commit" if committing else "other")
             self.frozen[kind] += 1
+            self.total += 1

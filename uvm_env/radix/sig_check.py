@@ -17,11 +17,15 @@ false alarms, which gives the replay rate's two parts."""
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from models.radix_signature import ReadSignature
+from uvm_env.common.error_log import log_error
+
+_log = logging.getLogger("radix.sig_check")
 
 #: The answer to a broadcast comes this many clock cycles after it (radix_read_sig).
 HIT_LATENCY = 2
@@ -79,14 +83,14 @@ class SignatureCheck:
         hit = bool(int(core.sig_hit.value))
         if ask is None:
             if hit and self.synced:
-                self.errors.append(f"cycle {self.cycle}: a hit with no broadcast")
+                log_error(self.errors, f"cycle {self.cycle}: a hit with no broadcast", _log)
         else:
             self._answer(ask, hit)
         if adv and int(core.replay_go.value) and self.synced:
             self.replays += 1
             if self.walk not in self.hit_walks:
-                self.errors.append(f"cycle {self.cycle}: walk {self.walk} replayed "
-                                   "with no hit on it")
+                log_error(self.errors, f"cycle {self.cycle}: walk {self.walk} replayed "
+                          "with no hit on it", _log)
         # This cycle's requests, in the block's order: clear, add, then the broadcast
         # sees both.
         if int(core.sig_clr.value):
@@ -109,12 +113,12 @@ class SignatureCheck:
     def _answer(self, ask: _Ask, hit: bool) -> None:
         self.asked += 1
         if hit != ask.predicted:
-            self.errors.append(f"cycle {self.cycle}: key {ask.key:#010x} answered "
-                               f"{int(hit)}, the signature of walk {ask.walk} gives "
-                               f"{int(ask.predicted)}")
+            log_error(self.errors, f"cycle {self.cycle}: key {ask.key:#010x} answered "
+                      f"{int(hit)}, the signature of walk {ask.walk} gives "
+                      f"{int(ask.predicted)}", _log)
         if ask.holds and not hit:
-            self.errors.append(f"cycle {self.cycle}: key {ask.key:#010x}, read by walk "
-                               f"{ask.walk}, missed")
+            log_error(self.errors, f"cycle {self.cycle}: key {ask.key:#010x}, read by walk "
+                      f"{ask.walk}, missed", _log)
         if hit:
             self.hit_walks.add(ask.walk)
             if ask.holds:
