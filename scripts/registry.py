@@ -859,7 +859,8 @@ TESTS: dict[str, SimTest] = {
         _entry(
             "fsm_same_slot",
             "FsmSameSlotTest",
-            "ADVANCE back to back on one slot: 1 command per cycle, every verdict checked",
+            "ADVANCE back to back on one slot: 1 command per cycle, every verdict checked; "
+            "result credits exact with the result sink stopped",
             block="fsm",
             top="fsm_top",
             filelists=_FSM,

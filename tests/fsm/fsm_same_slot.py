@@ -11,7 +11,15 @@ run must go in at one beat per cycle with no refused cycle. The measured rate
 is logged and asserted. A MASK behind each run (outside the measured window)
 checks the state the run left.
 
-Phase 2, random idles and back-pressure: random traffic on two slots with
+Phase 2, result credits: with the result sink stopped, a same-slot run of
+3 x RspDepth commands is offered at once. The core takes a beat only while it
+owes fewer than RspDepth results, and a command owes its result from its last
+beat on (a VALIDATE packet's token beats before the last owe none), so it must
+take exactly the beats up to the RspDepth-th result-owing one and then refuse:
+fewer means a credit leaked, more overruns the result buffer (which
+fsm_out_fifo also asserts). The sink then runs and every result is checked.
+
+Phase 3, random idles and back-pressure: random traffic on two slots with
 long same-slot bursts and some malformed commands.
 
 The scoreboard checks every result (verdict, state, position, flags) and mask.
@@ -20,9 +28,12 @@ The scoreboard checks every result (verdict, state, position, flags) and mask.
 from __future__ import annotations
 
 import pyuvm
+from cocotb.triggers import ClockCycles
 
 from uvm_env.common.config import env_int
+from uvm_env.common.pause import set_pattern
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
+from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_seqs import FsmBaseSeq, RandomWalkSeq
 from uvm_env.fsm.grammars import random_grammar
 
@@ -51,6 +62,21 @@ async def same_slot_run(seq: FsmBaseSeq, slot: int, length: int) -> int:
             await seq.advance(slot, seq.pick_allowed(slot, p_eos=0.05))
         beats += 1
     return beats
+
+
+def credit_limit(cmds: list[FsmCmd], depth: int) -> int:
+    """Command beats a core with ``depth`` result credits takes from ``cmds`` while no
+    result leaves: each beat needs a free credit, and a command owes its result from
+    its last beat on (only single-result commands: no MASK_BATCH)."""
+    taken = owed = 0
+    for cmd in cmds:
+        n = len(cmd.beats())
+        for i in range(n):
+            if owed >= depth:
+                return taken
+            taken += 1
+            owed += i == n - 1
+    return taken
 
 
 @pyuvm.test()
@@ -86,6 +112,22 @@ class FsmSameSlotTest(FsmBaseTest):
                          f"{refused} cycles refused by the core")
         assert refused == 0 and total_beats == total_cycles, \
             f"same-slot runs were not taken at 1 per cycle: {rate:.3f}, {refused} refused"
+
+        depth = env.params.rsp_depth
+        for r in range(4):
+            env.rsp_sink.pause = True
+            mark = probe.mark()
+            await same_slot_run(seq, slots[r % len(slots)], 3 * depth)
+            offered = list(env.driver.inflight)
+            await ClockCycles(self.clock, 8 * depth)
+            taken, want = len(probe.cmd) - mark[0], credit_limit(offered, depth)
+            set_pattern(env.rsp_sink, None)
+            await self.drain()
+            self.logger.info(f"credits, run {r}: {taken} of {sum(len(c.beats()) for c in offered)} "
+                             f"command beats taken with the result sink stopped "
+                             f"(RspDepth {depth}, expected {want})")
+            assert taken == want, (f"credit run {r}: the core took {taken} command beats "
+                                   f"with the result sink stopped, {want} expected")
 
         env.set_traffic(self.cfg.p_idle, self.cfg.p_stall, "rand")
         await RandomWalkSeq("walk", env, self.rng("walk"), n_ops=env_int("N_OPS", 600),

@@ -63,6 +63,7 @@ class FsmParams:
     n_grammars: int
     mask_w: int
     load_w: int
+    rsp_depth: int = 8    # results the core may owe at once (fsm_top RspDepth)
 
     @property
     def tok_w(self) -> int:
@@ -75,7 +76,7 @@ class FsmParams:
         return cls(vocab_max=p("VocabMax"), class_w=p("ClassW"), state_w=p("StateW"),
                    row_w=p("RowW"), ns_cap=p("NsCap"), row_cap=p("RowCap"),
                    n_slots=p("NSlots"), n_grammars=p("NGrammars"), mask_w=p("MaskW"),
-                   load_w=p("LoadW"))
+                   load_w=p("LoadW"), rsp_depth=p("RspDepth"))
 
 
 @dataclass
