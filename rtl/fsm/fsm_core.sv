@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Token-FSM validator core: resident grammar tables, per-slot DFA state, a 6-stage
-// command pipeline, the mask streamer and the table loader.
+// command pipeline behind an input register, the mask streamer and the table loader.
 //
 // Length: the 6-stage pipeline with its same-slot forwarding, the mask streamer
 // and the loader share the bank RAM ports and the slot state; split apart, the
@@ -12,6 +12,7 @@
 // the next is one comb read and one add, with no table keyed by state.
 //
 // Pipeline (docs/fsm-protocol.md has the cycle model):
+//   I   input register: the beat decoded (kind, slot, framing); its hazard
 //   S0  accept a command; slot checks; token -> class read (token_class memory)
 //   S1  class lane; class - C
 //   S2  slot info position (forwarded from S3 or S4); comb read at i + (class - C)
@@ -409,7 +410,19 @@ module fsm_core #(
     .ew_o            (ld_ew)
   );
 
-  // ---------------------------------------------------------------- S0: accept
+  // Ops that may write their slot's state (a MASK waits for them; see S0).
+  function automatic logic writes_slot(input logic [2:0] kind);
+    writes_slot = (kind != K_MASK) && (kind != K_QUERY) && (kind != K_MISC);
+  endfunction
+
+  // ---------------------------------------------------------------- I: input register
+  // A command beat is decoded as it arrives and waits in one register, so S0
+  // starts from flops: the beat's kind, slot, packet framing, the checks that
+  // need no state and whether it must wait for an op in flight (haz_q) are
+  // settled a cycle ahead of the accept decision. The decode reads no slot or
+  // bank state, so nothing it holds can go stale while the beat waits; the
+  // hazard is redone every cycle. cmd_tready_o depends on the core's flops
+  // only, never on the beat offered.
   logic [7:0]  c_op;
   logic [7:0]  c_gram_raw;
   logic [15:0] c_slot_raw;
@@ -419,11 +432,128 @@ module fsm_core #(
   assign c_slot_raw = cmd_tdata_i[31:16];
   assign c_tok_raw  = cmd_tdata_i[63:32];
 
-  // VALIDATE packet in progress: beats are tokens for v_slot_q.
-  logic             v_active_q;
-  // MASK_BATCH packet in progress: every beat names one more slot.
-  logic             b_active_q;
-  logic [15:0]      v_slot_q;
+  // Packet framing, kept as beats enter: a VALIDATE packet's later beats are
+  // tokens for in_vslot_q; a MASK_BATCH packet's later beats each name a slot.
+  logic        in_vact_q, in_bact_q;
+  logic [15:0] in_vslot_q;
+  logic        in_take;
+  assign in_take = cmd_tvalid_i && cmd_tready_o;
+
+  logic [2:0]  in_kind;
+  logic [7:0]  in_op;
+  logic [15:0] in_slot;
+  logic        in_res, in_slotop, in_is_load;
+  always_comb begin
+    in_is_load = 1'b0;
+    in_res     = 1'b1;
+    in_slotop  = 1'b1;
+    if (in_vact_q) begin
+      in_kind = K_VTOK;
+      in_op   = fsm_pkg::OP_VALIDATE;
+      in_slot = in_vslot_q;
+      in_res  = cmd_tlast_i;
+    end else if (in_bact_q) begin
+      // A later beat of a MASK_BATCH packet: one more slot, a MASK of its own.
+      in_kind = K_MASK;
+      in_op   = fsm_pkg::OP_MASK_BATCH;
+      in_slot = c_slot_raw;
+    end else begin
+      in_op   = c_op;
+      in_slot = c_slot_raw;
+      unique case (c_op)
+        fsm_pkg::OP_BIND:     in_kind = K_BIND;
+        fsm_pkg::OP_ADVANCE:  in_kind = K_ADVANCE;
+        fsm_pkg::OP_VALIDATE: begin
+          in_kind = K_VHDR;
+          in_res  = cmd_tlast_i;
+        end
+        fsm_pkg::OP_MASK, fsm_pkg::OP_MASK_BATCH: in_kind = K_MASK;
+        fsm_pkg::OP_RESET:    in_kind = K_RESET;
+        fsm_pkg::OP_QUERY:    in_kind = K_QUERY;
+        default: begin
+          in_kind    = K_MISC;
+          in_slotop  = 1'b0;
+          in_is_load = (c_op == fsm_pkg::OP_LOAD);
+        end
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      in_vact_q <= 1'b0;
+      in_bact_q <= 1'b0;
+    end else begin
+      if (in_take && (in_kind == K_VHDR || in_kind == K_VTOK)) in_vact_q <= !cmd_tlast_i;
+      if (in_take && in_op == fsm_pkg::OP_MASK_BATCH)          in_bact_q <= !cmd_tlast_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (in_take && in_kind == K_VHDR) in_vslot_q <= in_slot;
+  end
+
+  // What S0 needs of a beat, decoded. The flags repeat what the kind says, so
+  // the accept decision and the error priority read one flop each.
+  typedef struct packed {
+    logic [2:0]  kind;
+    logic [7:0]  op;
+    logic [15:0] slot;
+    logic        res;          // the beat owes a result (a packet's last beat)
+    logic        slotop;       // acts on its slot
+    logic        slot_ok;      // slot < NSlots
+    logic        hzb;          // a BIND on a slot that exists (a hazard for later ops)
+    logic        hzw;          // writes a slot that exists
+    logic        is_mask;
+    logic        is_bind;
+    logic        is_vtok;
+    logic        is_load;
+    logic        op_bad;       // unknown opcode
+    logic        needs_bound;  // fails GRAMMAR on an unbound slot
+    logic        gram_ok;      // grammar field < NGrammars
+    logic [GramW-1:0] gram;    // the grammar field if gram_ok, else 0
+    logic [7:0]  gram_raw;
+    logic [31:0] tok;
+    logic        last;
+  } in_beat_t;
+
+  in_beat_t in_beat, x_beat;
+  logic     x_valid, s0_ready;
+  logic     s0_take;
+  always_comb begin
+    in_beat.kind        = in_kind;
+    in_beat.op          = in_op;
+    in_beat.slot        = in_slot;
+    in_beat.res         = in_res;
+    in_beat.slotop      = in_slotop;
+    in_beat.slot_ok     = 32'(in_slot) < 32'(NSlots);
+    in_beat.hzb         = in_slotop && in_beat.slot_ok && in_kind == K_BIND;
+    in_beat.hzw         = in_slotop && in_beat.slot_ok && writes_slot(in_kind);
+    in_beat.is_mask     = in_kind == K_MASK;
+    in_beat.is_bind     = in_kind == K_BIND;
+    in_beat.is_vtok     = in_kind == K_VTOK;
+    in_beat.is_load     = in_is_load;
+    in_beat.op_bad      = in_kind == K_MISC && !in_is_load;
+    in_beat.needs_bound = in_kind == K_ADVANCE || in_kind == K_VHDR || in_kind == K_MASK ||
+                          in_kind == K_RESET || in_kind == K_QUERY;
+    in_beat.gram_ok     = 32'(c_gram_raw) < 32'(NGrammars);
+    in_beat.gram        = in_beat.gram_ok ? GramW'(c_gram_raw) : '0;
+    in_beat.gram_raw    = c_gram_raw;
+    in_beat.tok         = c_tok_raw;
+    in_beat.last        = cmd_tlast_i;
+  end
+
+  // The register takes a beat when it is empty or S0 takes the one it holds.
+  assign cmd_tready_o = !x_valid || s0_ready;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni)           x_valid <= 1'b0;
+    else if (cmd_tready_o) x_valid <= cmd_tvalid_i;
+  end
+  always_ff @(posedge clk_i) begin
+    if (in_take) x_beat <= in_beat;
+  end
+
+  // ---------------------------------------------------------------- S0: accept
+  // VALIDATE packet in progress: the header's grammar and bank, for its tokens.
   logic [GramW-1:0] v_gram_q;
   logic [BankW-1:0] v_bank_q;
   logic [GramW-1:0] load_gram_q;
@@ -441,70 +571,43 @@ module fsm_core #(
   logic [31:0]      s0_tc_byte;
   logic             s0_is_load;
 
+  assign s0_kind    = x_beat.kind;
+  assign s0_op      = x_beat.op;
+  assign s0_slot    = x_beat.slot;
+  assign s0_si      = SlotW'(x_beat.slot);
+  assign s0_slot_ok = x_beat.slot_ok;
+  assign s0_slotop  = x_beat.slotop;
+  assign s0_res     = x_beat.res;
+  assign s0_is_load = x_beat.is_load;
+
   always_comb begin
-    s0_is_load = 1'b0;
-    s0_res     = 1'b1;
-    s0_slotop  = 1'b1;
-    if (v_active_q) begin
-      s0_kind = K_VTOK;
-      s0_op   = fsm_pkg::OP_VALIDATE;
-      s0_slot = v_slot_q;
-      s0_res  = cmd_tlast_i;
-    end else if (b_active_q) begin
-      // A later beat of a MASK_BATCH packet: one more slot, a MASK of its own.
-      s0_kind = K_MASK;
-      s0_op   = fsm_pkg::OP_MASK_BATCH;
-      s0_slot = c_slot_raw;
-    end else begin
-      s0_op   = c_op;
-      s0_slot = c_slot_raw;
-      unique case (c_op)
-        fsm_pkg::OP_BIND:     s0_kind = K_BIND;
-        fsm_pkg::OP_ADVANCE:  s0_kind = K_ADVANCE;
-        fsm_pkg::OP_VALIDATE: begin
-          s0_kind = K_VHDR;
-          s0_res  = cmd_tlast_i;
-        end
-        fsm_pkg::OP_MASK, fsm_pkg::OP_MASK_BATCH: s0_kind = K_MASK;
-        fsm_pkg::OP_RESET:    s0_kind = K_RESET;
-        fsm_pkg::OP_QUERY:    s0_kind = K_QUERY;
-        default: begin
-          s0_kind    = K_MISC;
-          s0_slotop  = 1'b0;
-          s0_is_load = (c_op == fsm_pkg::OP_LOAD);
-        end
-      endcase
-    end
-    s0_slot_ok = 32'(s0_slot) < 32'(NSlots);
-    s0_si      = SlotW'(s0_slot);
-    s0_bound   = sl_bound_q[s0_si];
-    if (s0_kind == K_BIND) begin
-      s0_gram = (32'(c_gram_raw) < 32'(NGrammars)) ? GramW'(c_gram_raw) : '0;
-    end else if (s0_kind == K_VTOK) begin
+    s0_bound = sl_bound_q[s0_si];
+    if (x_beat.is_bind) begin
+      s0_gram = x_beat.gram;
+    end else if (x_beat.is_vtok) begin
       s0_gram = v_gram_q;
     end else begin
       s0_gram = s0_bound ? sl_gram_q[s0_si] : '0;
     end
-    // A bound slot's bank is stable until a LOAD of its grammar unbinds it.
-    if (s0_kind == K_VTOK)      s0_bank = v_bank_q;
-    else if (s0_kind == K_BIND) s0_bank = map_q[s0_gram];
-    else                        s0_bank = sl_bank_q[s0_si];
+    // A bound slot's bank is stable until a LOAD of its grammar unbinds it. A
+    // BIND's bank and grammar check index by the beat's own grammar field, not by
+    // s0_gram, so neither waits for the slot reads.
+    if (x_beat.is_vtok)      s0_bank = v_bank_q;
+    else if (x_beat.is_bind) s0_bank = map_q[x_beat.gram];
+    else                     s0_bank = sl_bank_q[s0_si];
     // Errors found here, in priority order; VIOLATED and TOKEN are added at S3.
     s0_err = fsm_pkg::ST_OK;
-    if (s0_kind == K_MISC && !s0_is_load) begin
+    if (x_beat.op_bad) begin
       s0_err = fsm_pkg::ST_OPCODE;
-    end else if (s0_kind == K_BIND) begin
+    end else if (x_beat.is_bind) begin
       if (!s0_slot_ok) s0_err = fsm_pkg::ST_SLOT;
-      else if (32'(c_gram_raw) >= 32'(NGrammars) || !loaded_q[s0_gram]) begin
-        s0_err = fsm_pkg::ST_GRAMMAR;
-      end
-    end else if (s0_kind == K_ADVANCE || s0_kind == K_VHDR || s0_kind == K_MASK ||
-                 s0_kind == K_RESET || s0_kind == K_QUERY) begin
+      else if (!x_beat.gram_ok || !loaded_q[x_beat.gram]) s0_err = fsm_pkg::ST_GRAMMAR;
+    end else if (x_beat.needs_bound) begin
       if (!s0_slot_ok) s0_err = fsm_pkg::ST_SLOT;
       else if (!s0_bound) s0_err = fsm_pkg::ST_GRAMMAR;
     end
     // token -> class: byte of the token's class in its bank's region.
-    s0_tc_byte = c_tok_raw << ewsh(bp_ew_q[s0_bank][fsm_pkg::SEC_TC]);
+    s0_tc_byte = x_beat.tok << ewsh(bp_ew_q[s0_bank][fsm_pkg::SEC_TC]);
   end
 
   // Per-bank and per-slot values the stages need. Unpacked arrays are only read
@@ -543,10 +646,7 @@ module fsm_core #(
   // Hazards: see the header. A BIND in flight on the slot (S0 reads the slot's
   // grammar), or for a MASK any op in flight that may write the slot (a MASK
   // reads the slot's mask row at S0, written back at S5). Everything else is
-  // forwarded at S2.
-  function automatic logic writes_slot(input logic [2:0] kind);
-    writes_slot = (kind != K_MASK) && (kind != K_QUERY) && (kind != K_MISC);
-  endfunction
+  // forwarded at S2. The input register decides which of the two a beat is.
 
   // What each op in flight means for a later op's S0, decided when it entered:
   // p_hzb_q (a BIND) and p_hzw_q (writes its slot), both only for a slot op on a
@@ -554,15 +654,13 @@ module fsm_core #(
   // slots against opcodes. An op on a slot past NSlots touches no slot state and
   // is never a hazard (nor waits for one): it ends in SLOT.
   logic [NST:1] p_hzb_q, p_hzw_q;
-  logic         s0_hz_ok, s0_take;
-  assign s0_hz_ok = s0_slotop && s0_slot_ok;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       p_hzb_q <= '0;
       p_hzw_q <= '0;
     end else begin
-      p_hzb_q[1] <= s0_take && s0_hz_ok && s0_kind == K_BIND;
-      p_hzw_q[1] <= s0_take && s0_hz_ok && writes_slot(s0_kind);
+      p_hzb_q[1] <= s0_take && x_beat.hzb;
+      p_hzw_q[1] <= s0_take && x_beat.hzw;
       for (int k = 2; k <= NST; k++) begin
         p_hzb_q[k] <= p_hzb_q[k-1];
         p_hzw_q[k] <= p_hzw_q[k-1];
@@ -570,14 +668,40 @@ module fsm_core #(
     end
   end
 
-  logic haz;
+  // The hazard of the beat S0 sees, decided a cycle ahead so that the accept
+  // decision reads a flop. Next cycle S1..S5 hold what S0..S4 hold now (S5's op
+  // leaves), and the register holds either the beat it holds now (it stays when
+  // S0 does not take it, and no op enters S1) or the beat offered now (taken
+  // when cmd_tready_o; the beat it replaces then enters S1 exactly when it was
+  // valid). haz_stay and haz_new are both formed from flops and the offered
+  // beat, so only the final pick waits for the accept decision. Each first
+  // asks whether an op due in S1..S5 is a BIND or a writer on the beat's slot,
+  // which needs the slot alone, and only then what the beat is, so the
+  // offered beat's decode runs beside the slot compares.
+  logic             haz_q, haz_stay, haz_new;
+  logic [SlotW-1:0] in_si;
+  assign in_si = SlotW'(in_beat.slot);
   always_comb begin
-    logic [NST:1] hit;
-    for (int k = 1; k <= NST; k++) begin
-      hit[k] = SlotW'(p_slot_q[k]) == s0_si &&
-               (p_hzb_q[k] || (s0_kind == K_MASK && p_hzw_q[k]));
+    logic stay_b, stay_w, new_b, new_w, eq;
+    eq     = x_valid && s0_si == in_si;
+    new_b  = eq && x_beat.hzb;
+    new_w  = eq && x_beat.hzw;
+    stay_b = 1'b0;
+    stay_w = 1'b0;
+    for (int k = 1; k < NST; k++) begin
+      eq     = SlotW'(p_slot_q[k]) == in_si;
+      new_b  = new_b || (eq && p_hzb_q[k]);
+      new_w  = new_w || (eq && p_hzw_q[k]);
+      eq     = SlotW'(p_slot_q[k]) == s0_si;
+      stay_b = stay_b || (eq && p_hzb_q[k]);
+      stay_w = stay_w || (eq && p_hzw_q[k]);
     end
-    haz = s0_hz_ok && (|hit);
+    haz_stay = x_beat.slotop && x_beat.slot_ok && (stay_b || (x_beat.is_mask && stay_w));
+    haz_new  = in_beat.slotop && in_beat.slot_ok && (new_b || (in_beat.is_mask && new_w));
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) haz_q <= 1'b0;
+    else         haz_q <= cmd_tready_o ? haz_new : haz_stay;
   end
 
   // Results in flight must fit in the result buffer. owed_q counts the results
@@ -598,14 +722,14 @@ module fsm_core #(
   assign s0_mask_job = (s0_kind == K_MASK) && (s0_err == fsm_pkg::ST_OK);
 
   always_comb begin
-    cmd_tready_o = !loading_q && credit_ok && !haz;
+    s0_ready = !loading_q && credit_ok && !haz_q;
     // Any MASK beat waits for streamer room, failing or not: the decision then
     // needs only the opcode, not the slot's checks.
-    if (s0_kind == K_MASK && !mask_room) cmd_tready_o = 1'b0;
-    if (s0_is_load && !(pipe_empty && mask_idle)) cmd_tready_o = 1'b0;
+    if (x_beat.is_mask && !mask_room) s0_ready = 1'b0;
+    if (s0_is_load && !(pipe_empty && mask_idle)) s0_ready = 1'b0;
   end
 
-  assign s0_take = cmd_tvalid_i && cmd_tready_o;
+  assign s0_take = x_valid && s0_ready;
 
   // A LOAD owes its result from the cycle it is taken (s0_res is set for it);
   // a VALIDATE beat that is not its packet's last owes none.
@@ -1008,8 +1132,6 @@ module fsm_core #(
       p_same3_q  <= 1'b0;
       p_same4_q  <= 1'b0;
       p_same34_q <= 1'b0;
-      v_active_q <= 1'b0;
-      b_active_q <= 1'b0;
       loading_q  <= 1'b0;
       ld_start_q <= 1'b0;
     end else begin
@@ -1020,8 +1142,6 @@ module fsm_core #(
       p_same3_q  <= p_v_q[2] && p_slotop_q[2] && p_slot_q[2] == p_slot_q[1];
       p_same4_q  <= p_v_q[3] && p_slotop_q[3] && p_slot_q[3] == p_slot_q[1];
       p_same34_q <= p_same3_q;
-      if (s0_take && (s0_kind == K_VHDR || s0_kind == K_VTOK)) v_active_q <= !cmd_tlast_i;
-      if (s0_take && s0_op == fsm_pkg::OP_MASK_BATCH) b_active_q <= !cmd_tlast_i;
       ld_start_q <= s0_take && s0_is_load;
       if (s0_take && s0_is_load) loading_q <= 1'b1;
       else if (ld_done)          loading_q <= 1'b0;
@@ -1051,8 +1171,8 @@ module fsm_core #(
       p_gram_q[1]   <= s0_gram;
       p_bank_q[1]   <= s0_bank;
       p_err_q[1]    <= s0_err;
-      p_tokraw_q[1] <= c_tok_raw;
-      p_last_q[1]   <= cmd_tlast_i;
+      p_tokraw_q[1] <= x_beat.tok;
+      p_last_q[1]   <= x_beat.last;
     end
     p_tclane_q  <= LGB'(s0_tc_byte);
     // S1 -> S2 .. S4 -> S5: the fields every stage carries
@@ -1114,7 +1234,6 @@ module fsm_core #(
   // VALIDATE packet bookkeeping and context
   always_ff @(posedge clk_i) begin
     if (s0_take && s0_kind == K_VHDR) begin
-      v_slot_q <= s0_slot;
       v_gram_q <= s0_gram;
       v_bank_q <= s0_bank;
     end
@@ -1133,9 +1252,9 @@ module fsm_core #(
   // LOAD command: remember the target grammar.
   always_ff @(posedge clk_i) begin
     if (s0_take && s0_is_load) begin
-      load_gram_q     <= GramW'(c_gram_raw);
-      load_gram_raw_q <= c_gram_raw;
-      load_gram_ok_q  <= 32'(c_gram_raw) < 32'(NGrammars);
+      load_gram_q     <= GramW'(x_beat.gram_raw);
+      load_gram_raw_q <= x_beat.gram_raw;
+      load_gram_ok_q  <= x_beat.gram_ok;
     end
   end
 
@@ -1201,7 +1320,7 @@ module fsm_core #(
     loaded_o = '0;
     loaded_o[NGrammars-1:0] = loaded_q;
   end
-  assign busy_o    = !pipe_empty || loading_q || !mask_idle || rsp_tvalid_o || mask_tvalid_o;
+  assign busy_o    = x_valid || !pipe_empty || loading_q || !mask_idle || rsp_tvalid_o || mask_tvalid_o;
   assign loading_o = loading_q;
 
   logic unused;
@@ -1224,6 +1343,24 @@ module fsm_core #(
     sva_inflight = 32'(rsp_level);
     for (int k = 1; k <= NST; k++) sva_inflight = sva_inflight + 32'(p_v_q[k] && p_res_q[k]);
   end
+  // The hazard as S0 sees it, recomputed from the stages for haz_q's check:
+  // whether a beat on slot b_slot (a MASK if b_mask) waits for an op with these
+  // flags on op_slot.
+  function automatic logic hits(input logic [SlotW-1:0] op_slot, input logic op_hzb,
+                                input logic op_hzw, input logic [SlotW-1:0] b_slot,
+                                input logic b_mask);
+    hits = op_slot == b_slot && (op_hzb || (b_mask && op_hzw));
+  endfunction
+
+  logic sva_haz;
+  always_comb begin
+    sva_haz = 1'b0;
+    for (int k = 1; k <= NST; k++) begin
+      sva_haz = sva_haz ||
+                hits(SlotW'(p_slot_q[k]), p_hzb_q[k], p_hzw_q[k], s0_si, x_beat.is_mask);
+    end
+    sva_haz = sva_haz && x_beat.slotop && x_beat.slot_ok;
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
@@ -1245,8 +1382,13 @@ module fsm_core #(
       assert (!s0_take || !loading_q) else $fatal(1, "fsm_core: command taken while loading");
       assert (!(s0_take && s0_is_load) || (pipe_empty && mask_idle))
         else $fatal(1, "fsm_core: LOAD taken with work in flight");
+      // The hazard decided a cycle ahead is the one of the beat and the ops now
+      // in S1..S5.
+      assert (!x_valid || haz_q == sva_haz)
+        else $fatal(1, "fsm_core: hazard flop %0b, the beat on slot %0d has %0b", haz_q,
+                    x_beat.slot, sva_haz);
       // At most one packet (VALIDATE or MASK_BATCH) is open.
-      assert (!(v_active_q && b_active_q)) else $fatal(1, "fsm_core: two packets open");
+      assert (!(in_vact_q && in_bact_q)) else $fatal(1, "fsm_core: two packets open");
       // A MASK job is handed over only when the streamer takes it.
       assert (!(s0_take && s0_mask_job) || mask_room)
         else $fatal(1, "fsm_core: MASK job taken with no room in the streamer");

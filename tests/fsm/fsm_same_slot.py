@@ -15,9 +15,10 @@ Phase 2, result credits: with the result sink stopped, a same-slot run of
 3 x RspDepth commands is offered at once. The core takes a beat only while it
 owes fewer than RspDepth results, and a command owes its result from its last
 beat on (a VALIDATE packet's token beats before the last owe none), so it must
-take exactly the beats up to the RspDepth-th result-owing one and then refuse:
-fewer means a credit leaked, more overruns the result buffer (which
-fsm_out_fifo also asserts). The sink then runs and every result is checked.
+take exactly the beats up to the RspDepth-th result-owing one, and its input
+register one more, and then refuse: fewer means a credit leaked, more overruns
+the result buffer (which fsm_out_fifo also asserts). The sink then runs and
+every result is checked.
 
 Phase 3, random idles and back-pressure: random traffic on two slots with
 long same-slot bursts and some malformed commands.
@@ -32,6 +33,7 @@ from cocotb.triggers import ClockCycles
 
 from uvm_env.common.config import env_int
 from uvm_env.common.pause import set_pattern
+from uvm_env.fsm.cycle_model import IN_REG_BEATS
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.fsm_item import FsmCmd
 from uvm_env.fsm.fsm_seqs import FsmBaseSeq, RandomWalkSeq
@@ -64,16 +66,18 @@ async def same_slot_run(seq: FsmBaseSeq, slot: int, length: int) -> int:
     return beats
 
 
-def credit_limit(cmds: list[FsmCmd], depth: int) -> int:
+def credit_limit(cmds: list[FsmCmd], depth: int, held: int = IN_REG_BEATS) -> int:
     """Command beats a core with ``depth`` result credits takes from ``cmds`` while no
-    result leaves: each beat needs a free credit, and a command owes its result from
-    its last beat on (only single-result commands: no MASK_BATCH)."""
+    result leaves: each beat S0 takes needs a free credit, and a command owes its result
+    from its last beat on (only single-result commands: no MASK_BATCH); the input
+    register then holds ``held`` more."""
+    total = sum(len(cmd.beats()) for cmd in cmds)
     taken = owed = 0
     for cmd in cmds:
         n = len(cmd.beats())
         for i in range(n):
             if owed >= depth:
-                return taken
+                return min(total, taken + held)
             taken += 1
             owed += i == n - 1
     return taken

@@ -41,16 +41,16 @@ def test_radix_model_holds_the_headline_and_walk_bounds():
 
 def test_fsm_model_catches_a_bubble_in_a_batch():
     from uvm_env.fsm import cycle_model as fsm_model
-    res = {"advance_latency_cycles": 4,
+    res = {"advance_latency_cycles": 6,
            "advance_distinct_slots": {"commands_per_cycle": 1.0},
            "advance_same_slot": {"cycles_per_command": 1.0},
-           "validate": {"cycles_per_token": 1.0, "latency_after_last_token": 4},
-           "mask": {"beats_per_mask": 99, "latency_to_first_beat": 3,
-                    "cycles_per_mask_idle_core": 102, "back_to_back_beats_per_cycle": 1.0},
-           "mask_batch": {"8": {"beats": 792, "cycles": 795, "beat_span_cycles": 792}},
+           "validate": {"cycles_per_token": 1.0, "latency_after_last_token": 6},
+           "mask": {"beats_per_mask": 99, "latency_to_first_beat": 4,
+                    "cycles_per_mask_idle_core": 103, "back_to_back_beats_per_cycle": 1.0},
+           "mask_batch": {"8": {"beats": 792, "cycles": 796, "beat_span_cycles": 792}},
            "load": {"cycles_per_beat": 1.0}}
     assert not fsm_model.check(res).failed
-    res["mask_batch"]["8"].update(cycles=796, beat_span_cycles=793)
+    res["mask_batch"]["8"].update(cycles=797, beat_span_cycles=793)
     res["advance_same_slot"]["cycles_per_command"] = 2.0
     failed = {c.name for c in fsm_model.check(res).failed}
     assert failed == {"MASK_BATCH of 8, command to last beat",

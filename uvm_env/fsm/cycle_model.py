@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from uvm_env.common.cycle_bounds import CycleBounds
 
-ADVANCE_LATENCY = 5        # command accepted -> result valid, idle core (S0..S5)
-VALIDATE_RESULT_LAG = 5    # last token beat -> result
-MASK_FIRST_BEAT = 3        # command accepted -> beat 0 (S0, S1 hand-over, read)
+ADVANCE_LATENCY = 6        # command accepted -> result valid, idle core (I, S0..S5)
+VALIDATE_RESULT_LAG = 6    # last token beat -> result
+MASK_FIRST_BEAT = 4        # command accepted -> beat 0 (I, S0, S1 hand-over, read)
+IN_REG_BEATS = 1           # beats the input register takes ahead of S0
 
 
 def check(res: dict, bounds: CycleBounds | None = None) -> CycleBounds:
