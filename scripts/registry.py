@@ -48,6 +48,7 @@ def _entry(
     sims: tuple[str, ...],
     env: Mapping[str, str] | None = None,
     ci_env: Mapping[str, str] | None = None,
+    icarus_ci_env: Mapping[str, str] | None = None,
     in_ci: bool = True,
     module: str | None = None,
 ) -> SimTest:
@@ -66,6 +67,7 @@ def _entry(
         ci_sims=sims if in_ci else (),
         env=_freeze(**(env or {})),
         ci_env=_freeze(**(ci_env or {})),
+        icarus_ci_env=_freeze(**(icarus_ci_env or {})),
     )
 
 
@@ -296,6 +298,7 @@ TESTS: dict[str, SimTest] = {
             module="radix_l2",
             env={"N_REQUESTS": "40", "WORKLOAD": "ecommerce_qa"},
             ci_env={"N_REQUESTS": "12"},
+            icarus_ci_env={"N_REQUESTS": "6"},
         ),
         _entry(
             "radix_l2_random",
@@ -564,6 +567,7 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"N_ROUNDS": "400"},
             ci_env={"N_ROUNDS": "200"},
+            icarus_ci_env={"N_ROUNDS": "80"},
             module="radix_concurrent",
         ),
         _entry(
@@ -769,6 +773,7 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"DOC_LEN": "200", "N_DOCS": "12", "ORACLE_SAMPLE": "256"},
             ci_env={"DOC_LEN": "120", "N_DOCS": "4", "ORACLE_SAMPLE": "128"},
+            icarus_ci_env={"N_DOCS": "1"},
         ),
         _entry(
             "fsm_jump_forward",

@@ -108,12 +108,18 @@ def junit_counts(report: Path, returncode: int) -> tuple[int, int]:
     return passed, failed
 
 
-def run_pytest() -> tuple[int, int]:
-    """Run the Python test suites; count their cases from the junit report."""
+def run_pytest(workers: int) -> tuple[int, int]:
+    """Run the Python test suites in `workers` processes (pytest-xdist): the two Yosys
+    runs of the tops take about 300 s each and would otherwise run one after the other.
+    Count the cases from the junit report."""
     report = ROOT / "build" / "pytest" / "results.xml"
     report.parent.mkdir(parents=True, exist_ok=True)
     report.unlink(missing_ok=True)
-    proc = subprocess.run([sys.executable, "-m", "pytest", f"--junitxml={report}"], cwd=ROOT)
+    # loadgroup with no groups: one test per unit, in collection order, so the tests
+    # marked slow (tests/conftest.py puts them first) start on different workers.
+    spread = ["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []
+    proc = subprocess.run([sys.executable, "-m", "pytest", *spread, f"--junitxml={report}"],
+                          cwd=ROOT)
     return junit_counts(report, proc.returncode)
 
 
@@ -180,17 +186,18 @@ def main() -> int:
     ap.add_argument("--no-package", action="store_true")
     ap.add_argument("--no-sglang", action="store_true")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
-                    help="simulator processes at a time (default: $JOBS or 2)")
+                    help="simulator (and pytest) processes at a time (default: $JOBS or 2)")
     args = ap.parse_args()
     start = time.monotonic()
     lint_pass, lint_fail = (0, 0) if args.no_lint else run_lint()
-    # The proofs (one solver process at a time) run beside pytest (one process) so both
-    # cores work; their lines are printed once pytest is done, not mixed into its output.
+    # The proofs (one solver process at a time) run beside pytest (--jobs processes), so
+    # no core idles while the longest proof or Yosys run finishes; their lines are
+    # printed once pytest is done, not mixed into its output.
     if not args.no_formal:
         formal.warm_tools(formal.tool_env())
     with ThreadPoolExecutor(max_workers=1) as pool:
         proofs = None if args.no_formal else pool.submit(formal.run_all, "", False)
-        py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest()
+        py_pass, py_fail = (0, 0) if args.no_pytest else run_pytest(args.jobs)
         fv_pass, fv_fail = (0, 0) if proofs is None else run_formal(proofs.result())
     pkg_pass, pkg_fail = (0, 0) if args.no_package else run_package_check()
     sg_pass, sg_fail = (0, 0) if args.no_sglang else run_sglang_check()

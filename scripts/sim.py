@@ -93,11 +93,14 @@ def _mtime(path: Path) -> float | None:
     return path.stat().st_mtime if path.exists() else None
 
 
-def knob_env(test: SimTest, ci: bool) -> dict[str, str]:
-    """Test knobs: registry defaults, CI sizes in CI, and the caller's environment on top."""
+def knob_env(test: SimTest, ci: bool, sim: str = "verilator") -> dict[str, str]:
+    """Test knobs: registry defaults, CI sizes in CI (Icarus's own where the registry
+    gives them), and the caller's environment on top."""
     env = dict(test.env)
     if ci:
         env.update(test.ci_env)
+        if sim == "icarus":
+            env.update(test.icarus_ci_env)
     for key in env:
         if key in os.environ:
             env[key] = os.environ[key]
@@ -181,7 +184,7 @@ def run_one(
             after = _mtime(_product(bdir, test, sim))
             print(f"    built in {time.monotonic() - started:.1f} s" if after != before
                   else "    up to date", flush=True)
-    env = {"PYTHONPATH": str(ROOT), "SIM_OUT_DIR": str(out_dir), **knob_env(test, ci)}
+    env = {"PYTHONPATH": str(ROOT), "SIM_OUT_DIR": str(out_dir), **knob_env(test, ci, sim)}
     env.update(extra_env or {})
     try:
         runner.test(

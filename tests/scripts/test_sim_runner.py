@@ -47,6 +47,24 @@ def test_caller_environment_overrides_knobs(monkeypatch):
     assert sim.knob_env(t, ci=True)["N_ITEMS"] == "7"
 
 
+def test_icarus_ci_sizes_apply_to_icarus_in_ci_only(monkeypatch):
+    t = registry.TESTS["fsm_json"]
+    monkeypatch.delenv("N_DOCS", raising=False)
+    assert t.icarus_ci_env["N_DOCS"] != t.ci_env["N_DOCS"]
+    assert sim.knob_env(t, ci=True, sim="icarus")["N_DOCS"] == t.icarus_ci_env["N_DOCS"]
+    assert sim.knob_env(t, ci=True, sim="verilator")["N_DOCS"] == t.ci_env["N_DOCS"]
+    assert sim.knob_env(t, ci=False, sim="icarus")["N_DOCS"] == t.env["N_DOCS"]
+    monkeypatch.setenv("N_DOCS", "3")
+    assert sim.knob_env(t, ci=True, sim="icarus")["N_DOCS"] == "3"
+
+
+def test_icarus_ci_sizes_only_shrink_known_knobs():
+    for t in registry.TESTS.values():
+        for key, value in t.icarus_ci_env.items():
+            assert key in t.ci_env, (t.name, key)
+            assert int(value) < int(t.ci_env[key]), (t.name, key)
+
+
 def test_ci_flag_runs_at_ci_sizes_and_replays_with_it(monkeypatch, tmp_path):
     """`make sim CI=1` runs a job as CI ran it; its replay line says CI=1 again."""
     seen = {}

@@ -45,6 +45,7 @@ SMALL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel", [k for k in kernels.KERNELS.values() if k.available()],
                          ids=lambda k: k.name)
 def test_available_top_synthesises_in_a_small_configuration(kernel, tmp_path):
