@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """FsmEnv: command / result / mask streams, table loader, CSR master, interrupt monitor,
-scoreboard, and a shadow predictor the sequences consult to choose stimulus."""
+hazard-wait monitor, scoreboard, and a shadow predictor the sequences consult to choose
+stimulus."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from uvm_env.fsm.fsm_irq_monitor import FsmIrqMonitor
 from uvm_env.fsm.fsm_load_bfm import FsmLoadAgent
 from uvm_env.fsm.fsm_predictor import FsmParams, FsmPredictor
 from uvm_env.fsm.fsm_scoreboard import FsmScoreboard
+from uvm_env.fsm.hazard_monitor import HazardMonitor
 from uvm_env.fsm.protocol import CSR
 
 
@@ -60,6 +62,8 @@ class FsmEnv(uvm_env):
         self.irq_mon = FsmIrqMonitor("irq_mon", self)
         self.irq_mon.dut = dut
         self.scoreboard = FsmScoreboard("scoreboard", self)
+        self.hazard_mon = HazardMonitor("hazard_mon", self)
+        self.hazard_mon.dut = dut
         self.scoreboard.params = self.params
         # The sequences' own view of the core, advanced when a command is sent.
         self.shadow = FsmPredictor(self.params)
@@ -70,6 +74,7 @@ class FsmEnv(uvm_env):
         self.driver.ap.connect(self.scoreboard.analysis_export)
         self.scoreboard.mask_sink = self.mask_sink
         self.scoreboard.driver = self.driver
+        self.hazard_mon.scoreboard = self.scoreboard
 
     def abort_for_reset(self) -> None:
         """rst_ni is low: drop what is in flight (FsmDriver.abort)."""
