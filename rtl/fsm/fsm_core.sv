@@ -236,7 +236,10 @@ module fsm_core #(
   logic [fsm_pkg::NSEC-1:0][1:0]     bp_ew_q [NBanks];
 
   // ---------------------------------------------------------------- slots
-  logic              sl_bound_q [SlotN];
+  // A vector, not an array: a LOAD unbinds every slot on its grammar in one
+  // cycle, and as an array Yosys kept those SlotN writes as a memory's write
+  // ports in priority order, a LUT chain as long as the slots (11 levels).
+  logic [SlotN-1:0]  sl_bound_q;
   logic [GramW-1:0]  sl_gram_q  [SlotN];
   logic [IW-1:0]     sl_info_q  [SlotN];   // the state's info position
   logic              sl_viol_q  [SlotN];
