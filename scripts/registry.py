@@ -773,7 +773,6 @@ TESTS: dict[str, SimTest] = {
             sims=SIMULATORS,
             env={"DOC_LEN": "200", "N_DOCS": "12", "ORACLE_SAMPLE": "256"},
             ci_env={"DOC_LEN": "120", "N_DOCS": "4", "ORACLE_SAMPLE": "128"},
-            icarus_ci_env={"N_DOCS": "1"},
         ),
         _entry(
             "fsm_jump_forward",

@@ -36,6 +36,7 @@ command -v perl >/dev/null 2>&1 || need perl "Verilator's build scripts"
 command -v g++ >/dev/null 2>&1 || need g++ "compiles Verilator's C++ models"
 command -v make >/dev/null 2>&1 || need make "the entry point"
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need python3-venv "the .venv"
+command -v ccache >/dev/null 2>&1 || want ccache "compiles Verilator's runtime once per machine, not once per build"
 [ -f /usr/include/lz4.h ] || want liblz4-dev "Verilator FST waveforms (WAVES=1); VCD without it"
 [ -f /usr/include/zlib.h ] || want zlib1g-dev "Verilator FST waveforms (WAVES=1); VCD without it"
 # CHROMIUM names the command to look for (tests/scripts/test_setup.py hides it).

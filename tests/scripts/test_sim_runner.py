@@ -48,14 +48,14 @@ def test_caller_environment_overrides_knobs(monkeypatch):
 
 
 def test_icarus_ci_sizes_apply_to_icarus_in_ci_only(monkeypatch):
-    t = registry.TESTS["fsm_json"]
-    monkeypatch.delenv("N_DOCS", raising=False)
-    assert t.icarus_ci_env["N_DOCS"] != t.ci_env["N_DOCS"]
-    assert sim.knob_env(t, ci=True, sim="icarus")["N_DOCS"] == t.icarus_ci_env["N_DOCS"]
-    assert sim.knob_env(t, ci=True, sim="verilator")["N_DOCS"] == t.ci_env["N_DOCS"]
-    assert sim.knob_env(t, ci=False, sim="icarus")["N_DOCS"] == t.env["N_DOCS"]
-    monkeypatch.setenv("N_DOCS", "3")
-    assert sim.knob_env(t, ci=True, sim="icarus")["N_DOCS"] == "3"
+    t = registry.TESTS["radix_concurrent_overlap"]
+    monkeypatch.delenv("N_ROUNDS", raising=False)
+    assert t.icarus_ci_env["N_ROUNDS"] != t.ci_env["N_ROUNDS"]
+    assert sim.knob_env(t, ci=True, sim="icarus")["N_ROUNDS"] == t.icarus_ci_env["N_ROUNDS"]
+    assert sim.knob_env(t, ci=True, sim="verilator")["N_ROUNDS"] == t.ci_env["N_ROUNDS"]
+    assert sim.knob_env(t, ci=False, sim="icarus")["N_ROUNDS"] == t.env["N_ROUNDS"]
+    monkeypatch.setenv("N_ROUNDS", "3")
+    assert sim.knob_env(t, ci=True, sim="icarus")["N_ROUNDS"] == "3"
 
 
 def test_icarus_ci_sizes_only_shrink_known_knobs():
