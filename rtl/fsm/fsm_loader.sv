@@ -149,6 +149,7 @@ module fsm_loader #(
   // header's end carry none, the beat holding qword HQ starts mid-beat.
   localparam int HdrBeat = HQ / Q;    // beat holding qword HQ
   localparam int HdrLo   = HQ % Q;    // its first payload qword
+  localparam int HdrLastBeat = (HQ + Q - 1) / Q - 1;   // beat with the last header qword
   logic [QW-1:0] in_plo;
   logic [QW:0]   in_pn;
   always_comb begin
@@ -452,7 +453,7 @@ module fsm_loader #(
       pdt_q  <= pdt_d;
       pdn_q  <= p_n;
       pcrc_q <= pcrc_st ^ pdt_q;
-      if (bv_q && (33'(bidx_q) + 33'd1) * 33'(Q) >= 33'(HQ)) hdr_full_q <= 1'b1;
+      if (bv_q && bidx_q >= 32'(HdrLastBeat)) hdr_full_q <= 1'b1;
       hwv_q  <= hpick;
       hcrc_q <= hcrc_d;
       if (hpick) hcrc_idx_q <= hcrc_idx_q + 5'd1;
@@ -467,13 +468,12 @@ module fsm_loader #(
 
   // max(1, bit length of x) == w, without computing the bit length: x has no
   // bit at w or above, and bit w-1 set (unless w is 1). Both are masks of x by
-  // constants compared with w (a thermometer and its top bit), not a shifter
-  // or a select of w's 33 cases.
-  function automatic logic width_ok(input logic [31:0] x, input logic [7:0] w);
-    logic [31:0] below;
-    below    = low_ones(w);
-    width_ok = w != 8'd0 && w <= 8'd32 && (x & ~below) == 32'h0 &&
-               (w == 8'd1 || (x & (below ^ (below >> 1))) != 32'h0);
+  // w's thermometer (registered a stage before) and its top bit, not a shifter
+  // or a select of w's 33 cases. in_range is 1 <= w <= 32.
+  function automatic logic width_ok(input logic [31:0] x, input logic [31:0] below,
+                                    input logic in_range);
+    width_ok = in_range && (x & ~below) == 32'h0 &&
+               (below == 32'h1 || (x & (below ^ (below >> 1))) != 32'h0);
   endfunction
 
   function automatic logic [7:0] storage(input logic [7:0] logical);
@@ -481,11 +481,25 @@ module fsm_loader #(
   endfunction
 
   // The checks run over four registered stages, so no path carries a wide add
-  // into a compare into the priority of the codes.
-  // Stage 0 (L_CHECK0): decrements, section ends and rounded sizes.
+  // into a compare into the priority of the codes. Each rule is split where
+  // its terms come from different stages: the part that reads header fields
+  // only is registered a stage early, and its flag is ANDed in later.
+  // Stage 0 (L_CHECK0): decrements, section ends, rounded sizes, and the
+  // thermometer (1 << w) - 1 of each header width.
+  localparam int NW = 5;   // widths: states, classes, rows, tokens, comb
+  logic [7:0] f_w [NW];
+  always_comb begin
+    f_w[0] = f_sbits;
+    f_w[1] = f_cbits;
+    f_w[2] = f_rbits;
+    f_w[3] = f_tbits;
+    f_w[4] = f_bbits;
+  end
   logic [31:0] c_cm1_q, c_vm1_q, c_bm1_q, c_bmw_q;
   logic [32:0] c_wpad_q, d_wpr_q;
   logic [32:0] c_end_q [NS];
+  logic [31:0] c_below_q [NW];
+  logic [NW-1:0] c_wrange_q;   // 1 <= w <= 32
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK0) begin
       c_cm1_q  <= f_classes - 32'd1;
@@ -496,27 +510,43 @@ module fsm_loader #(
       c_wpad_q <= (33'(f_wpr) + 33'd15) >> 4 << 4;
       d_wpr_q  <= (33'(f_vocab) + 33'd31) >> 5;
       for (int k = 0; k < NS; k++) c_end_q[k] <= 33'(s_off[k]) + 33'(s_len[k]);
+      for (int k = 0; k < NW; k++) begin
+        c_below_q[k]  <= low_ones(f_w[k]);
+        c_wrange_q[k] <= f_w[k] != 8'd0 && f_w[k] <= 8'd32;
+      end
     end
   end
 
-  // Stage 1 (L_CHECK1): the header's widths against its counts, and the
-  // mask-row count. Later rules use the header's widths: where one is wrong
-  // the image fails on DIMS before any rule that uses it could decide.
-  localparam int NW = 5;   // states, classes, rows, tokens, comb
+  // Stage 1 (L_CHECK1): the header's widths against its counts, the mask-row
+  // count, and the rules' terms that need nothing from this stage. Later rules
+  // use the header's widths: where one is wrong the image fails on DIMS before
+  // any rule that uses it could decide.
+  logic [31:0]   w_val [NW];   // the count each width must hold, in f_w's order
+  always_comb begin
+    w_val[0] = f_states;
+    w_val[1] = c_cm1_q;
+    w_val[2] = f_rows;
+    w_val[3] = c_vm1_q;
+    w_val[4] = c_bm1_q;
+  end
   logic [NW-1:0] d_wok_q;
   logic [63:0]   d_rw_q;
+  logic          d_dims_q;           // DIMS terms of header fields and stage 0
+  logic [NS-1:0] d_sec_q;            // each section's terms but the mask-row size
+  logic          dims_hdr, sec_mr_ok;
+  logic [NS-1:0] sec_hdr;
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK1) begin
-      d_wok_q[0] <= width_ok(f_states, f_sbits);
-      d_wok_q[1] <= width_ok(c_cm1_q, f_cbits);
-      d_wok_q[2] <= width_ok(f_rows, f_rbits);
-      d_wok_q[3] <= width_ok(c_vm1_q, f_tbits);
-      d_wok_q[4] <= width_ok(c_bm1_q, f_bbits);
-      d_rw_q     <= 64'(f_rows) * 64'(c_wpad_q);
+      for (int k = 0; k < NW; k++) begin
+        d_wok_q[k] <= width_ok(w_val[k], c_below_q[k], c_wrange_q[k]);
+      end
+      d_rw_q   <= 64'(f_rows) * 64'(c_wpad_q);
+      d_dims_q <= dims_hdr;
+      d_sec_q  <= sec_hdr;
     end
   end
 
-  // Stage 2 (L_CHECK2): every rule, one flag each.
+  // Stage 2 (L_CHECK2): one flag per rule.
   logic dims_ok, cap_ok;
   logic [NS-1:0] sec_ok;
   always_comb begin
@@ -528,34 +558,44 @@ module fsm_loader #(
     want_logic[fsm_pkg::SEC_CB] = 8'd32;    want_count[fsm_pkg::SEC_CB] = 64'(f_comb);
     want_logic[fsm_pkg::SEC_AC] = 8'd32;    want_count[fsm_pkg::SEC_AC] = 64'(c_bmw_q);
     want_logic[fsm_pkg::SEC_MI] = f_rbits;  want_count[fsm_pkg::SEC_MI] = 64'(f_states);
-    want_logic[fsm_pkg::SEC_MR] = 8'd32;    want_count[fsm_pkg::SEC_MR] = d_rw_q;
+    want_logic[fsm_pkg::SEC_MR] = 8'd32;    want_count[fsm_pkg::SEC_MR] = 64'(0);
     want_logic[fsm_pkg::SEC_FT] = f_tbits;  want_count[fsm_pkg::SEC_FT] = 64'(f_states);
     want_logic[fsm_pkg::SEC_FV] = 8'd32;    want_count[fsm_pkg::SEC_FV] = 64'(c_bmw_q);
     // Version 3 rules: classes <= 4094 (the 12-bit check field keeps 0xFFF free),
     // a comb with room for the info column, bases and states within 20 bits, and
     // the start state's info position inside the comb.
-    dims_ok = f_vocab != 32'd0 && f_states != 32'd0 && f_classes != 32'd0 &&
-              (&d_wok_q) && f_classes <= 32'd4094 && f_comb > f_classes &&
-              f_sbits <= 8'(fsm_pkg::CB_PAYLOAD_W) && f_bbits <= 8'(fsm_pkg::CB_PAYLOAD_W) &&
-              f_start_info >= f_classes && f_start_info < f_comb && !cb_bad_q &&
-              33'(f_wpr) == d_wpr_q && f_wbits == 8'd32 &&
-              f_reject == low_ones(f_sbits) &&
-              f_empty == low_ones(f_rbits) &&
-              f_start < f_states &&
-              (f_final == fsm_pkg::IMG_NONE || f_final < f_states) &&
-              (f_eos == fsm_pkg::IMG_NONE || f_eos < f_vocab) &&
-              ((f_eos == fsm_pkg::IMG_NONE) == (f_final == fsm_pkg::IMG_NONE));
+    dims_hdr = f_vocab != 32'd0 && f_states != 32'd0 && f_classes != 32'd0 &&
+               f_classes <= 32'd4094 && f_comb > f_classes &&
+               f_sbits <= 8'(fsm_pkg::CB_PAYLOAD_W) && f_bbits <= 8'(fsm_pkg::CB_PAYLOAD_W) &&
+               f_start_info >= f_classes && f_start_info < f_comb &&
+               33'(f_wpr) == d_wpr_q && f_wbits == 8'd32 &&
+               f_reject == c_below_q[0] &&
+               f_empty == c_below_q[2] &&
+               f_start < f_states &&
+               (f_final == fsm_pkg::IMG_NONE || f_final < f_states) &&
+               (f_eos == fsm_pkg::IMG_NONE || f_eos < f_vocab) &&
+               ((f_eos == fsm_pkg::IMG_NONE) == (f_final == fsm_pkg::IMG_NONE));
+    dims_ok = d_dims_q && (&d_wok_q) && !cb_bad_q;
     prev_end = 33'(HDR_BYTES);
     for (int k = 0; k < NS; k++) begin
       want_len = want_count[k] << (storage(want_logic[k]) == 8'd8  ? 0 :
                                    storage(want_logic[k]) == 8'd16 ? 1 : 2);
       // Image ids are 1 (token_class), then 3..8: id 2 was version 2's row_base.
-      sec_ok[k] = !(32'(s_id[k]) != ((k == 0) ? 32'd1 : 32'(k + 2)) ||
-                    s_logic[k] != want_logic[k] ||
-                    s_elem[k] != storage(want_logic[k]) || 64'(s_count[k]) != want_count[k] ||
-                    64'(s_len[k]) != want_len || s_off[k][5:0] != 6'd0 ||
-                    33'(s_off[k]) < prev_end || c_end_q[k] > 33'(f_total));
+      // The mask rows' count is the product of stage 1, checked at stage 2.
+      sec_hdr[k] = !(32'(s_id[k]) != ((k == 0) ? 32'd1 : 32'(k + 2)) ||
+                     s_logic[k] != want_logic[k] ||
+                     s_elem[k] != storage(want_logic[k]) ||
+                     (k != fsm_pkg::SEC_MR &&
+                      (64'(s_count[k]) != want_count[k] || 64'(s_len[k]) != want_len)) ||
+                     s_off[k][5:0] != 6'd0 ||
+                     33'(s_off[k]) < prev_end || c_end_q[k] > 33'(f_total));
       prev_end = c_end_q[k];
+    end
+    // 32-bit words: the length is 4 x the count.
+    sec_mr_ok = 64'(s_count[fsm_pkg::SEC_MR]) == d_rw_q &&
+                64'(s_len[fsm_pkg::SEC_MR]) == d_rw_q << 2;
+    for (int k = 0; k < NS; k++) begin
+      sec_ok[k] = d_sec_q[k] && (k != fsm_pkg::SEC_MR || sec_mr_ok);
     end
     cap_ok = f_vocab <= 32'(VocabMax) && 32'(f_sbits) <= 32'(StateW) &&
              32'(f_cbits) <= 32'(ClassW) && 32'(f_rbits) <= 32'(RowW) &&

@@ -15,7 +15,7 @@ from uvm_env.common.config import env_int
 from uvm_env.fsm.fsm_base_test import FsmBaseTest
 from uvm_env.fsm.fsm_seqs import RandomWalkSeq
 from uvm_env.fsm.grammars import build, padded_vocab, random_grammar
-from uvm_env.fsm.images import DIMS_FIELDS, KINDS, corrupt, dirty_padding
+from uvm_env.fsm.images import KINDS, PER_FIELD, corrupt, dirty_padding
 from uvm_env.fsm.protocol import (
     OP_ADVANCE,
     OP_BIND,
@@ -79,10 +79,10 @@ class FsmErrorsTest(FsmBaseTest):
         await seq.load(p.n_grammars, g1)
         # One refused image per loader check; grammar 0 keeps working after each.
         lrng = self.rng("images")
-        # Every header field of the dimension rule, each alone (a rule that stopped
-        # checking one field would pass a random pick of another).
-        faults = [(k, None) for k in sorted(KINDS) if k != "dims"]
-        faults += [("dims", f) for f in DIMS_FIELDS]
+        # Every header field of the dimension rule and every section's size, each
+        # alone (a rule that stopped checking one would pass a random pick of another).
+        faults = [(k, None) for k in sorted(KINDS) if k not in PER_FIELD]
+        faults += [(k, f) for k, fields in PER_FIELD.items() for f in fields]
         for kind, field in faults:
             data, keep = corrupt(g1.image, kind, lrng, p.load_w, field=field)
             await seq.load(0, g1, image=data, keep_last=keep)

@@ -12,11 +12,12 @@ import pytest
 
 from uvm_env.fsm.fsm_predictor import FsmParams, hw_verdict, received_bytes
 from uvm_env.fsm.grammars import random_grammar
-from uvm_env.fsm.images import DIMS_FIELDS, KINDS, corrupt
+from uvm_env.fsm.images import KINDS, PER_FIELD, corrupt
 
 PARAMS = FsmParams(vocab_max=50257, class_w=9, state_w=14, row_w=8, ns_cap=753664,
                    row_cap=204, n_slots=64, n_grammars=2, mask_w=512, load_w=512)
-FAULTS = [(k, None) for k in sorted(KINDS) if k != "dims"] + [("dims", f) for f in DIMS_FIELDS]
+FAULTS = [(k, None) for k in sorted(KINDS) if k not in PER_FIELD]
+FAULTS += [(k, f) for k, fields in PER_FIELD.items() for f in fields]
 
 
 @pytest.mark.parametrize("seed", range(4))

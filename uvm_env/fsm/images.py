@@ -12,6 +12,7 @@ import random
 import struct
 import zlib
 
+from models.table_image import MASK_ROWS
 from uvm_env.fsm.protocol import (
     ST_LD_CAPACITY,
     ST_LD_DIMS,
@@ -42,6 +43,7 @@ KINDS = {
     "keep": ST_LD_LENGTH,
     "dims": ST_LD_DIMS,
     "offset": ST_LD_DIMS,
+    "count": ST_LD_DIMS,
     "comb_payload": ST_LD_DIMS,
 }
 
@@ -60,10 +62,16 @@ def fix_header_crc(data: bytearray) -> None:
 DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44, 0x48, 0x24, 0x28)
 
 
+#: Kinds run once per field rather than once at random: "dims" per header field,
+#: "count" per section (a rule that stopped checking one would pass a random pick).
+PER_FIELD = {"dims": DIMS_FIELDS, "count": tuple(range(N_SECTIONS))}
+
+
 def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
             field: int | None = None) -> tuple[bytes, int | None]:
     """(bytes to stream, TKEEP override for the last beat or None). ``field`` picks
-    the "dims" fault's field (one of DIMS_FIELDS); by default a random one."""
+    the "dims" fault's field (one of DIMS_FIELDS) or the "count" fault's section
+    (0..N_SECTIONS-1); by default a random one."""
     d = bytearray(image)
     lb = load_w // 8
     if kind == "magic":
@@ -125,6 +133,25 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
         value = struct.unpack_from("<I", d, off)[0]
         struct.pack_into("<I", d, off, value + rng.choice([4, 8, 32, -64 if k else 64]))
         fix_header_crc(d)
+    elif kind == "count":
+        # One section's (``field``: its index) element count or byte length one
+        # element off. By default half go to the mask rows, whose count (rows x padded
+        # words) is a product the loader forms a stage ahead of the other counts.
+        idents = [struct.unpack_from("<H", d, SECTIONS + 16 * i)[0] for i in range(N_SECTIONS)]
+        if field is not None:
+            k = field
+        else:
+            k = idents.index(MASK_ROWS) if rng.random() < 0.5 else rng.randrange(N_SECTIONS)
+        entry = SECTIONS + 16 * k
+        # A longer section would overlap the next one, which the order rule catches
+        # too: the length only shrinks, so only the size rule can refuse it.
+        if rng.random() < 0.5:
+            pos, delta = entry + 4, rng.choice([1, -1])   # the count
+        else:
+            pos, delta = entry + 12, -(d[entry + 2] // 8)  # the length: one element less
+        value = struct.unpack_from("<I", d, pos)[0]
+        struct.pack_into("<I", d, pos, value + delta)
+        fix_header_crc(d)
     elif kind == "comb_payload":
         _bad_comb_payload(d, rng)
     else:
@@ -180,5 +207,5 @@ def dirty_padding(image: bytes) -> bytes:
     return bytes(d)
 
 
-__all__ = ["DIMS_FIELDS", "KINDS", "ST_LD_CAPACITY", "corrupt", "dirty_padding",
-           "fix_header_crc"]
+__all__ = ["DIMS_FIELDS", "KINDS", "N_SECTIONS", "PER_FIELD", "ST_LD_CAPACITY", "corrupt",
+           "dirty_padding", "fix_header_crc"]
