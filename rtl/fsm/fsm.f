@@ -1,5 +1,6 @@
 ../common/common_ram_sdp.sv
 fsm_pkg.sv
+fsm_qword_align.sv
 fsm_crc32.sv
 fsm_out_fifo.sv
 fsm_loader.sv

@@ -6,10 +6,13 @@
 // Method: for a reflected CRC, running bytes m from register R equals running
 // m ^ R (R xored into the first four bytes) from register 0, and leading zero
 // bytes leave register 0 unchanged. So the run is moved to the top of a zero
-// block, R is xored into its first word, and one fixed XOR matrix (each output
-// bit the parity of the block under a mask computed at elaboration) gives the
-// new register for any run length. By linearity R's share is a separate
-// 32-bit parity per output bit.
+// block (fsm_qword_align), and one fixed XOR matrix (each output bit the
+// parity of the block under a mask computed at elaboration) gives the data's
+// share for any run length. By linearity R's share is separate: for each run
+// length n, R sits in qword Q - n of the block, so it is one 32-bit parity per
+// output bit and length, and n picks among those.
+// With Aligned = 1, data_i is a block fsm_qword_align made (a caller that
+// registers it in between) and lo_i is unused.
 `default_nettype none
 
 `include "common_macros.svh"
@@ -17,6 +20,8 @@
 module fsm_crc32 #(
   // Block width in bits: 64, 128, 256 or 512.
   parameter int Width = 512,
+  // data_i is already right-aligned (fsm_qword_align's block_o).
+  parameter bit Aligned = 1'b0,
   // Derived; do not override.
   parameter int Q     = Width / 64,
   parameter int QW    = (Q > 1) ? $clog2(Q) : 1
@@ -46,38 +51,37 @@ module fsm_crc32 #(
   endfunction
 
   logic [Width-1:0] block;
-  logic [31:0]      data_run, state_run, crc_run;
-  logic [QW-1:0]    rot;        // qword j of the block is qword (j + rot) mod Q of the data
-  logic [QW-1:0]    first;      // qword of the block where the run starts (mod Q)
+  logic [31:0]      data_run, state_run;
+  // R's share for each run length n at [n*32 +: 32]; n = 0 is never picked.
+  logic [(Q+1)*32-1:0] state_by_n;
 
-  // Right-align the run: qword j of the block takes qword lo + j - (Q - n),
-  // taken mod Q with narrow adds (Q is a power of two), so the select is a
-  // rotation by a value two small adds away from the ports.
-  always_comb begin
-    // A one-qword block has no choice of start (and QW is padded to 1 bit).
-    rot   = (Q > 1) ? QW'(32'(lo_i) + 32'(n_i)) : '0;
-    first = (Q > 1) ? QW'(32'(Q) - 32'(n_i)) : '0;
-    block = '0;
-    for (int j = 0; j < Q; j++) begin
-      if ((QW+1)'(j) + n_i >= (QW+1)'(Q)) begin
-        block[j*64 +: 64] = data_i[32'(QW'(32'(j) + 32'(rot))) * 64 +: 64];
-      end
-    end
+  if (Aligned) begin : g_aligned
+    logic unused_lo;
+    assign unused_lo = ^lo_i;
+    assign block     = data_i;
+  end else begin : g_align
+    fsm_qword_align #(.Width(Width)) u_align (
+      .data_i  (data_i),
+      .lo_i    (lo_i),
+      .n_i     (n_i),
+      .block_o (block)
+    );
   end
 
-  // The map is linear, so the register's share (its 32 bits xored into the
-  // run's first word) is taken apart from the data's: the wide parities then
-  // depend on the data alone, which changes once per beat.
+  // The data's parities depend on the data alone, which changes once per beat.
   for (genvar j = 0; j < 32; j++) begin : g_bit
     // The mask is a constant net and the parities are procedural: Icarus 11
     // runs a continuous '&' bit by bit and rebuilds an inline constant per use.
     wire logic [Width-1:0] mask = crc_mask(5'(j));
-    always_comb data_run[j]  = ^(block & mask);
-    always_comb state_run[j] = ^(crc_i & mask[32'(first) * 64 +: 32]);
+    always_comb data_run[j] = ^(block & mask);
+    always_comb state_by_n[j] = 1'b0;
+    for (genvar n = 1; n <= Q; n++) begin : g_len
+      always_comb state_by_n[n*32 + j] = ^(crc_i & mask[(Q - n)*64 +: 32]);
+    end
   end
-  assign crc_run = data_run ^ state_run;
+  assign state_run = state_by_n[32'(n_i)*32 +: 32];
 
-  assign crc_o = (n_i == '0) ? crc_i : crc_run;
+  assign crc_o = (n_i == '0) ? crc_i : data_run ^ state_run;
 
 endmodule
 

@@ -391,21 +391,29 @@ module fsm_loader #(
   assign wr_data_o = wr_en_o[fsm_pkg::SEC_CB] ? cb_data : w2_data_q;
 
   // ---------------------------------------------------------------- CRCs
-  // Payload: every qword from HQ on, in two stages so that no path holds both
-  // the 512-bit parity tree and the register loop. The CRC map is linear:
-  // crc(R, run) = crc(0, run) ^ crc(R, zeros of the run's length). Stage 1
-  // takes the data term of the registered beat, stage 2 folds it into the
+  // Payload: every qword from HQ on, in three stages so that no path holds
+  // more than one of the rotation, the 512-bit parity tree and the register
+  // loop. The CRC map is linear: crc(R, run) = crc(0, run) ^ crc(R, zeros of
+  // the run's length). Stage 1 right-aligns the registered beat's run into a
+  // zero block, stage 2 takes its data term, stage 3 folds that into the
   // running register with a 32-bit state term.
-  logic [31:0] pcrc_q, pcrc_st, pdt_d, pdt_q;
-  logic [QW:0] pdn_q;
-  logic [QW:0] p_n;
-  assign p_n = bpn_q;
+  logic [31:0]      pcrc_q, pcrc_st, pdt_d, pdt_q;
+  logic [LoadW-1:0] pblk_d, pblk_q;
+  logic [QW:0]      pbn_q, pdn_q;   // run lengths of pblk_q and pdt_q, 0 without one
 
-  fsm_crc32 #(.Width(LoadW)) u_pcrc_data (
+  fsm_qword_align #(.Width(LoadW)) u_palign (
+    .data_i  (bdata_q),
+    .lo_i    (bplo_q),
+    .n_i     (bpn_q),
+    .block_o (pblk_d)
+  );
+  always_ff @(posedge clk_i) pblk_q <= pblk_d;
+
+  fsm_crc32 #(.Width(LoadW), .Aligned(1'b1)) u_pcrc_data (
     .crc_i  (32'h0),
-    .data_i (bdata_q),
-    .lo_i   (bplo_q),
-    .n_i    (p_n),
+    .data_i (pblk_q),
+    .lo_i   ('0),
+    .n_i    (pbn_q),
     .crc_o  (pdt_d)
   );
   fsm_crc32 #(.Width(LoadW)) u_pcrc_state (
@@ -415,7 +423,6 @@ module fsm_loader #(
     .n_i    (pdn_q),
     .crc_o  (pcrc_st)
   );
-
   // Header: 24 qwords once all are in, one per cycle, header_crc field as zero.
   // The qword is picked into a register a cycle before the CRC takes it.
   logic [4:0]  hcrc_idx_q;          // qwords picked so far
@@ -440,6 +447,7 @@ module fsm_loader #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni || (start_i && state_q == L_IDLE)) begin
       pcrc_q     <= 32'hFFFF_FFFF;
+      pbn_q      <= '0;
       pdt_q      <= '0;
       pdn_q      <= '0;
       hcrc_q     <= 32'hFFFF_FFFF;
@@ -450,8 +458,9 @@ module fsm_loader #(
     end else begin
       if (wr_en_o[fsm_pkg::SEC_CB] && cb_bad) cb_bad_q <= 1'b1;
       // A run of n = 0 leaves both terms neutral: pdt_d is 0, pcrc_st is pcrc_q.
+      pbn_q  <= bpn_q;
       pdt_q  <= pdt_d;
-      pdn_q  <= p_n;
+      pdn_q  <= pbn_q;
       pcrc_q <= pcrc_st ^ pdt_q;
       if (bv_q && bidx_q >= 32'(HdrLastBeat)) hdr_full_q <= 1'b1;
       hwv_q  <= hpick;
@@ -487,14 +496,9 @@ module fsm_loader #(
   // Stage 0 (L_CHECK0): decrements, section ends, rounded sizes, and the
   // thermometer (1 << w) - 1 of each header width.
   localparam int NW = 5;   // widths: states, classes, rows, tokens, comb
-  logic [7:0] f_w [NW];
-  always_comb begin
-    f_w[0] = f_sbits;
-    f_w[1] = f_cbits;
-    f_w[2] = f_rbits;
-    f_w[3] = f_tbits;
-    f_w[4] = f_bbits;
-  end
+  // Width k at [k*8 +: 8] (flat: Icarus 11 misses updates of unpacked words in assigns).
+  logic [NW*8-1:0] f_w;
+  assign f_w = {f_bbits, f_tbits, f_rbits, f_cbits, f_sbits};
   logic [31:0] c_cm1_q, c_vm1_q, c_bm1_q, c_bmw_q;
   logic [32:0] c_wpad_q, d_wpr_q;
   logic [32:0] c_end_q [NS];
@@ -511,8 +515,8 @@ module fsm_loader #(
       d_wpr_q  <= (33'(f_vocab) + 33'd31) >> 5;
       for (int k = 0; k < NS; k++) c_end_q[k] <= 33'(s_off[k]) + 33'(s_len[k]);
       for (int k = 0; k < NW; k++) begin
-        c_below_q[k]  <= low_ones(f_w[k]);
-        c_wrange_q[k] <= f_w[k] != 8'd0 && f_w[k] <= 8'd32;
+        c_below_q[k]  <= low_ones(f_w[k*8 +: 8]);
+        c_wrange_q[k] <= f_w[k*8 +: 8] != 8'd0 && f_w[k*8 +: 8] <= 8'd32;
       end
     end
   end
@@ -521,14 +525,8 @@ module fsm_loader #(
   // count, and the rules' terms that need nothing from this stage. Later rules
   // use the header's widths: where one is wrong the image fails on DIMS before
   // any rule that uses it could decide.
-  logic [31:0]   w_val [NW];   // the count each width must hold, in f_w's order
-  always_comb begin
-    w_val[0] = f_states;
-    w_val[1] = c_cm1_q;
-    w_val[2] = f_rows;
-    w_val[3] = c_vm1_q;
-    w_val[4] = c_bm1_q;
-  end
+  logic [NW*32-1:0] w_val;   // the count each width must hold, in f_w's order
+  assign w_val = {c_bm1_q, c_vm1_q, f_rows, c_cm1_q, f_states};
   logic [NW-1:0] d_wok_q;
   logic [63:0]   d_rw_q;
   logic          d_dims_q;           // DIMS terms of header fields and stage 0
@@ -538,7 +536,7 @@ module fsm_loader #(
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK1) begin
       for (int k = 0; k < NW; k++) begin
-        d_wok_q[k] <= width_ok(w_val[k], c_below_q[k], c_wrange_q[k]);
+        d_wok_q[k] <= width_ok(w_val[k*32 +: 32], c_below_q[k], c_wrange_q[k]);
       end
       d_rw_q   <= 64'(f_rows) * 64'(c_wpad_q);
       d_dims_q <= dims_hdr;
