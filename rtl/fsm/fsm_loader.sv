@@ -504,6 +504,7 @@ module fsm_loader #(
   logic [32:0] c_end_q [NS];
   logic [31:0] c_below_q [NW];
   logic [NW-1:0] c_wrange_q;   // 1 <= w <= 32
+  logic [1:0]    c_lsh_q [NW]; // log2 of w's storage bytes: 8, 16 or 32 bits
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK0) begin
       c_cm1_q  <= f_classes - 32'd1;
@@ -517,6 +518,8 @@ module fsm_loader #(
       for (int k = 0; k < NW; k++) begin
         c_below_q[k]  <= low_ones(f_w[k*8 +: 8]);
         c_wrange_q[k] <= f_w[k*8 +: 8] != 8'd0 && f_w[k*8 +: 8] <= 8'd32;
+        c_lsh_q[k]    <= storage(f_w[k*8 +: 8]) == 8'd8  ? 2'd0 :
+                         storage(f_w[k*8 +: 8]) == 8'd16 ? 2'd1 : 2'd2;
       end
     end
   end
@@ -530,9 +533,11 @@ module fsm_loader #(
   logic [NW-1:0] d_wok_q;
   logic [63:0]   d_rw_q;
   logic          d_dims_q;           // DIMS terms of header fields and stage 0
-  logic [NS-1:0] d_sec_q;            // each section's terms but the mask-row size
+  // Each section's terms but the mask-row size, in two flags: its size (count
+  // and length) and its place (id, widths, alignment, order, bounds).
+  logic [NS-1:0] d_size_q, d_place_q;
   logic          dims_hdr, sec_mr_ok;
-  logic [NS-1:0] sec_hdr;
+  logic [NS-1:0] sec_size, sec_place;
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK1) begin
       for (int k = 0; k < NW; k++) begin
@@ -540,7 +545,8 @@ module fsm_loader #(
       end
       d_rw_q   <= 64'(f_rows) * 64'(c_wpad_q);
       d_dims_q <= dims_hdr;
-      d_sec_q  <= sec_hdr;
+      d_size_q  <= sec_size;
+      d_place_q <= sec_place;
     end
   end
 
@@ -551,6 +557,7 @@ module fsm_loader #(
     logic [7:0]  want_logic [NS];
     logic [63:0] want_count [NS];
     logic [63:0] want_len;
+    logic [1:0]  want_lsh [NS];   // log2 of the storage bytes, from stage 0
     logic [32:0] prev_end;
     want_logic[fsm_pkg::SEC_TC] = f_cbits;  want_count[fsm_pkg::SEC_TC] = 64'(f_vocab);
     want_logic[fsm_pkg::SEC_CB] = 8'd32;    want_count[fsm_pkg::SEC_CB] = 64'(f_comb);
@@ -559,6 +566,10 @@ module fsm_loader #(
     want_logic[fsm_pkg::SEC_MR] = 8'd32;    want_count[fsm_pkg::SEC_MR] = 64'(0);
     want_logic[fsm_pkg::SEC_FT] = f_tbits;  want_count[fsm_pkg::SEC_FT] = 64'(f_states);
     want_logic[fsm_pkg::SEC_FV] = 8'd32;    want_count[fsm_pkg::SEC_FV] = 64'(c_bmw_q);
+    for (int k = 0; k < NS; k++) want_lsh[k] = 2'd2;   // 32-bit sections
+    want_lsh[fsm_pkg::SEC_TC] = c_lsh_q[1];
+    want_lsh[fsm_pkg::SEC_MI] = c_lsh_q[2];
+    want_lsh[fsm_pkg::SEC_FT] = c_lsh_q[3];
     // Version 3 rules: classes <= 4094 (the 12-bit check field keeps 0xFFF free),
     // a comb with room for the info column, bases and states within 20 bits, and
     // the start state's info position inside the comb.
@@ -576,24 +587,23 @@ module fsm_loader #(
     dims_ok = d_dims_q && (&d_wok_q) && !cb_bad_q;
     prev_end = 33'(HDR_BYTES);
     for (int k = 0; k < NS; k++) begin
-      want_len = want_count[k] << (storage(want_logic[k]) == 8'd8  ? 0 :
-                                   storage(want_logic[k]) == 8'd16 ? 1 : 2);
+      want_len = want_count[k] << want_lsh[k];
       // Image ids are 1 (token_class), then 3..8: id 2 was version 2's row_base.
       // The mask rows' count is the product of stage 1, checked at stage 2.
-      sec_hdr[k] = !(32'(s_id[k]) != ((k == 0) ? 32'd1 : 32'(k + 2)) ||
-                     s_logic[k] != want_logic[k] ||
-                     s_elem[k] != storage(want_logic[k]) ||
-                     (k != fsm_pkg::SEC_MR &&
-                      (64'(s_count[k]) != want_count[k] || 64'(s_len[k]) != want_len)) ||
-                     s_off[k][5:0] != 6'd0 ||
-                     33'(s_off[k]) < prev_end || c_end_q[k] > 33'(f_total));
+      sec_size[k]  = k == fsm_pkg::SEC_MR ||
+                     (64'(s_count[k]) == want_count[k] && 64'(s_len[k]) == want_len);
+      sec_place[k] = 32'(s_id[k]) == ((k == 0) ? 32'd1 : 32'(k + 2)) &&
+                     s_logic[k] == want_logic[k] &&
+                     s_elem[k] == storage(want_logic[k]) &&
+                     s_off[k][5:0] == 6'd0 &&
+                     33'(s_off[k]) >= prev_end && c_end_q[k] <= 33'(f_total);
       prev_end = c_end_q[k];
     end
     // 32-bit words: the length is 4 x the count.
     sec_mr_ok = 64'(s_count[fsm_pkg::SEC_MR]) == d_rw_q &&
                 64'(s_len[fsm_pkg::SEC_MR]) == d_rw_q << 2;
     for (int k = 0; k < NS; k++) begin
-      sec_ok[k] = d_sec_q[k] && (k != fsm_pkg::SEC_MR || sec_mr_ok);
+      sec_ok[k] = d_size_q[k] && d_place_q[k] && (k != fsm_pkg::SEC_MR || sec_mr_ok);
     end
     cap_ok = f_vocab <= 32'(VocabMax) && 32'(f_sbits) <= 32'(StateW) &&
              32'(f_cbits) <= 32'(ClassW) && 32'(f_rbits) <= 32'(RowW) &&
