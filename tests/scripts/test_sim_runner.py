@@ -47,6 +47,30 @@ def test_caller_environment_overrides_knobs(monkeypatch):
     assert sim.knob_env(t, ci=True)["N_ITEMS"] == "7"
 
 
+def _fake_ccache(bin_dir, cache_dir) -> None:
+    """A `ccache` on PATH that reports `cache_dir` as its cache directory."""
+    bin_dir.mkdir()
+    tool = bin_dir / "ccache"
+    tool.write_text(f"#!/bin/sh\necho {cache_dir}\n")
+    tool.chmod(0o755)
+
+
+def test_ccache_used_only_with_a_writable_cache_dir(monkeypatch, tmp_path):
+    # ccache fails the compile itself when its directory is unusable, so sim.py
+    # must leave OBJCACHE unset then, not break every Verilator build.
+    _fake_ccache(tmp_path / "bin", tmp_path / "cache" / "sub")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    assert sim.usable_ccache()
+    assert (tmp_path / "cache" / "sub").is_dir()
+
+    (tmp_path / "bin").rename(tmp_path / "old")
+    _fake_ccache(tmp_path / "bin", "/proc/no_such_cache")
+    assert not sim.usable_ccache()
+
+    (tmp_path / "bin" / "ccache").unlink()
+    assert not sim.usable_ccache()
+
+
 def test_icarus_ci_sizes_apply_to_icarus_in_ci_only(monkeypatch):
     t = registry.TESTS["radix_concurrent_overlap"]
     monkeypatch.delenv("N_ROUNDS", raising=False)
