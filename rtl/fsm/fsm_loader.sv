@@ -423,6 +423,7 @@ module fsm_loader #(
     .n_i    (pdn_q),
     .crc_o  (pcrc_st)
   );
+
   // Header: 24 qwords once all are in, one per cycle, header_crc field as zero.
   // The qword is picked into a register a cycle before the CRC takes it.
   logic [4:0]  hcrc_idx_q;          // qwords picked so far
@@ -500,7 +501,7 @@ module fsm_loader #(
   logic [NW*8-1:0] f_w;
   assign f_w = {f_bbits, f_tbits, f_rbits, f_cbits, f_sbits};
   logic [31:0] c_cm1_q, c_vm1_q, c_bm1_q, c_bmw_q;
-  logic [32:0] c_wpad_q, d_wpr_q;
+  logic [32:0] d_wpr_q;
   logic [32:0] c_end_q [NS];
   logic [31:0] c_below_q [NW];
   logic [NW-1:0] c_wrange_q;   // 1 <= w <= 32
@@ -511,8 +512,6 @@ module fsm_loader #(
       c_vm1_q  <= f_vocab - 32'd1;
       c_bm1_q  <= f_comb - 32'd1;
       c_bmw_q  <= 32'((33'(f_states) + 33'd31) >> 5);
-      // Mask rows are padded to whole 512-bit words (16 32-bit words).
-      c_wpad_q <= (33'(f_wpr) + 33'd15) >> 4 << 4;
       d_wpr_q  <= (33'(f_vocab) + 33'd31) >> 5;
       for (int k = 0; k < NS; k++) c_end_q[k] <= 33'(s_off[k]) + 33'(s_len[k]);
       for (int k = 0; k < NW; k++) begin
@@ -524,35 +523,49 @@ module fsm_loader #(
     end
   end
 
-  // Stage 1 (L_CHECK1): the header's widths against its counts, the mask-row
-  // count, and the rules' terms that need nothing from this stage. Later rules
-  // use the header's widths: where one is wrong the image fails on DIMS before
-  // any rule that uses it could decide.
-  logic [NW*32-1:0] w_val;   // the count each width must hold, in f_w's order
-  assign w_val = {c_bm1_q, c_vm1_q, f_rows, c_cm1_q, f_states};
-  logic [NW-1:0] d_wok_q;
-  logic [63:0]   d_rw_q;
-  logic          d_dims_q;           // DIMS terms of header fields and stage 0
-  // Each section's terms but the mask-row size, in two flags: its size (count
-  // and length) and its place (id, widths, alignment, order, bounds).
-  logic [NS-1:0] d_size_q, d_place_q;
-  logic          dims_hdr, sec_mr_ok;
-  logic [NS-1:0] sec_size, sec_place;
+  // The mask rows' word count, rows x the row's words padded to whole 512-bit
+  // words (16 32-bit words), for the size rule of the mask-row section. A
+  // multiply and its sum do not fit a check stage, so a pipeline of RW_LAT
+  // stages computes it every cycle from the header registers. It only has to
+  // be right at L_CHECK1 when the header is full: the header registers last
+  // change with hdr_full_q, and L_CHECK0 comes HQ cycles later at the earliest
+  // (the header CRC's picks). A header that is not full fails on its length,
+  // which outranks DIMS, so then the product is never read.
+  localparam int RW_LAT = 4;
+  localparam int LoW    = 17;   // a DSP multiplier's unsigned width (27 x 18 signed)
+  `COMMON_PARAM_CHECK(g_rw_lat, RW_LAT < HQ,
+                     "fsm_loader: the mask-row product must settle before L_CHECK0")
+  logic [28:0] m_q_q;                       // the padded row in 512-bit words
+  logic [31:0] m_rows_q;
+  logic [2*LoW-1:0] m_ll_q;                 // rows[16:0] x q[16:0]
+  logic [28:0]      m_lh_q;                 // rows[16:0] x q[28:17]
+  logic [31:0]      m_hl_q;                 // rows[31:17] x q[16:0]
+  logic [26:0]      m_hh_q;                 // rows[31:17] x q[28:17]
+  logic [32:0]      m_mid_q;                // the two cross terms, added
+  logic [60:0]      m_cat_q;                // {hh, ll}: they share no bit
+  logic [63:0]      m_rw_q;
   always_ff @(posedge clk_i) begin
-    if (state_q == L_CHECK1) begin
-      for (int k = 0; k < NW; k++) begin
-        d_wok_q[k] <= width_ok(w_val[k*32 +: 32], c_below_q[k], c_wrange_q[k]);
-      end
-      d_rw_q   <= 64'(f_rows) * 64'(c_wpad_q);
-      d_dims_q <= dims_hdr;
-      d_size_q  <= sec_size;
-      d_place_q <= sec_place;
-    end
+    m_q_q    <= 29'((33'(f_wpr) + 33'd15) >> 4);
+    m_rows_q <= f_rows;
+    m_ll_q   <= 34'(m_rows_q[LoW-1:0]) * 34'(m_q_q[LoW-1:0]);
+    m_lh_q   <= 29'(m_rows_q[LoW-1:0]) * 29'(m_q_q[28:LoW]);
+    m_hl_q   <= 32'(m_rows_q[31:LoW]) * 32'(m_q_q[LoW-1:0]);
+    m_hh_q   <= 27'(m_rows_q[31:LoW]) * 27'(m_q_q[28:LoW]);
+    m_mid_q  <= 33'(m_lh_q) + 33'(m_hl_q);
+    m_cat_q  <= {m_hh_q, m_ll_q};
+    m_rw_q   <= (64'(m_cat_q) + (64'(m_mid_q) << LoW)) << 4;
   end
 
-  // Stage 2 (L_CHECK2): one flag per rule.
-  logic dims_ok, cap_ok;
-  logic [NS-1:0] sec_ok;
+  // Stage 1 (L_CHECK1): the header's widths against its counts, and every
+  // rule's terms that read header fields and stage 0 only. Later rules use the
+  // header's widths: where one is wrong the image fails on DIMS before any rule
+  // that uses it could decide.
+  logic [NW*32-1:0] w_val;   // the count each width must hold, in f_w's order
+  assign w_val = {c_bm1_q, c_vm1_q, f_rows, c_cm1_q, f_states};
+  logic          dims_hdr;
+  // Each section's terms in two flags: its size (count and length) and its
+  // place (id, widths, alignment, order, bounds).
+  logic [NS-1:0] sec_size, sec_place;
   always_comb begin
     logic [7:0]  want_logic [NS];
     logic [63:0] want_count [NS];
@@ -563,7 +576,7 @@ module fsm_loader #(
     want_logic[fsm_pkg::SEC_CB] = 8'd32;    want_count[fsm_pkg::SEC_CB] = 64'(f_comb);
     want_logic[fsm_pkg::SEC_AC] = 8'd32;    want_count[fsm_pkg::SEC_AC] = 64'(c_bmw_q);
     want_logic[fsm_pkg::SEC_MI] = f_rbits;  want_count[fsm_pkg::SEC_MI] = 64'(f_states);
-    want_logic[fsm_pkg::SEC_MR] = 8'd32;    want_count[fsm_pkg::SEC_MR] = 64'(0);
+    want_logic[fsm_pkg::SEC_MR] = 8'd32;    want_count[fsm_pkg::SEC_MR] = m_rw_q;
     want_logic[fsm_pkg::SEC_FT] = f_tbits;  want_count[fsm_pkg::SEC_FT] = 64'(f_states);
     want_logic[fsm_pkg::SEC_FV] = 8'd32;    want_count[fsm_pkg::SEC_FV] = 64'(c_bmw_q);
     for (int k = 0; k < NS; k++) want_lsh[k] = 2'd2;   // 32-bit sections
@@ -584,14 +597,11 @@ module fsm_loader #(
                (f_final == fsm_pkg::IMG_NONE || f_final < f_states) &&
                (f_eos == fsm_pkg::IMG_NONE || f_eos < f_vocab) &&
                ((f_eos == fsm_pkg::IMG_NONE) == (f_final == fsm_pkg::IMG_NONE));
-    dims_ok = d_dims_q && (&d_wok_q) && !cb_bad_q;
     prev_end = 33'(HDR_BYTES);
     for (int k = 0; k < NS; k++) begin
       want_len = want_count[k] << want_lsh[k];
+      sec_size[k]  = 64'(s_count[k]) == want_count[k] && 64'(s_len[k]) == want_len;
       // Image ids are 1 (token_class), then 3..8: id 2 was version 2's row_base.
-      // The mask rows' count is the product of stage 1, checked at stage 2.
-      sec_size[k]  = k == fsm_pkg::SEC_MR ||
-                     (64'(s_count[k]) == want_count[k] && 64'(s_len[k]) == want_len);
       sec_place[k] = 32'(s_id[k]) == ((k == 0) ? 32'd1 : 32'(k + 2)) &&
                      s_logic[k] == want_logic[k] &&
                      s_elem[k] == storage(want_logic[k]) &&
@@ -599,12 +609,25 @@ module fsm_loader #(
                      33'(s_off[k]) >= prev_end && c_end_q[k] <= 33'(f_total);
       prev_end = c_end_q[k];
     end
-    // 32-bit words: the length is 4 x the count.
-    sec_mr_ok = 64'(s_count[fsm_pkg::SEC_MR]) == d_rw_q &&
-                64'(s_len[fsm_pkg::SEC_MR]) == d_rw_q << 2;
-    for (int k = 0; k < NS; k++) begin
-      sec_ok[k] = d_size_q[k] && d_place_q[k] && (k != fsm_pkg::SEC_MR || sec_mr_ok);
+  end
+  logic [NW-1:0] d_wok_q;
+  logic          d_dims_q;           // DIMS terms of header fields and stage 0
+  logic [NS-1:0] d_size_q, d_place_q;
+  always_ff @(posedge clk_i) begin
+    if (state_q == L_CHECK1) begin
+      for (int k = 0; k < NW; k++) begin
+        d_wok_q[k] <= width_ok(w_val[k*32 +: 32], c_below_q[k], c_wrange_q[k]);
+      end
+      d_dims_q  <= dims_hdr;
+      d_size_q  <= sec_size;
+      d_place_q <= sec_place;
     end
+  end
+
+  // Stage 2 (L_CHECK2): one flag per rule.
+  logic dims_ok, cap_ok;
+  always_comb begin
+    dims_ok = d_dims_q && (&d_wok_q) && (&d_size_q) && (&d_place_q) && !cb_bad_q;
     cap_ok = f_vocab <= 32'(VocabMax) && 32'(f_sbits) <= 32'(StateW) &&
              32'(f_cbits) <= 32'(ClassW) && 32'(f_rbits) <= 32'(RowW) &&
              32'(f_tbits) <= 32'(TokW) && f_rows <= 32'(RowCap) &&
@@ -619,7 +642,6 @@ module fsm_loader #(
   logic [F_PAY_CRC:0] fail_q;
   logic [F_N-1:0]     fail;
   logic               dims_ok_q, cap_ok_q;
-  logic [NS-1:0]      sec_ok_q;
   always_ff @(posedge clk_i) begin
     if (state_q == L_CHECK2) begin
       fail_q[F_SHORT]   <= keep_err_q || bytes_q < 32'd72;
@@ -632,13 +654,12 @@ module fsm_loader #(
       fail_q[F_TOTAL]   <= bytes_q != f_total;
       fail_q[F_PAY_CRC] <= ~pcrc_q != f_pay_crc;
       dims_ok_q         <= dims_ok;
-      sec_ok_q          <= sec_ok;
       cap_ok_q          <= cap_ok;
     end
   end
   always_comb begin
     fail[F_PAY_CRC:F_SHORT] = fail_q[F_PAY_CRC:F_SHORT];
-    fail[F_DIMS]            = !(dims_ok_q && (&sec_ok_q));
+    fail[F_DIMS]            = !dims_ok_q;
     fail[F_CAP]             = !cap_ok_q;
   end
 
@@ -703,6 +724,17 @@ module fsm_loader #(
                  (s_elem[k] == 8'd16) ? fsm_pkg::EW_16 : fsm_pkg::EW_32;
     end
   end
+
+`ifdef COMMON_ASSERT_ON
+  // The pipelined mask-row product equals the product, wherever it is read.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && state_q == L_CHECK1 && hdr_full_q) begin
+      assert (m_rw_q == 64'(f_rows) * ((64'(f_wpr) + 64'd15) >> 4 << 4))
+        else $fatal(1, "fsm_loader: mask-row product %0d, want %0d rows x %0d words padded to 16",
+                    m_rw_q, f_rows, f_wpr);
+    end
+  end
+`endif
 
 endmodule
 

@@ -58,8 +58,12 @@ def fix_header_crc(data: bytearray) -> None:
 #: and comb-base widths, the reject code, the start state, the comb size, the start
 #: state's info position, the final state and the EOS token. The start and final states
 #: become S and the EOS token V: the first value past each range, so a bound checked
-#: with <= instead of < lets the image through.
-DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44, 0x48, 0x24, 0x28)
+#: with <= instead of < lets the image through. The mask-row count and the words per
+#: row get large random values (rows of 17 to 32 bits, words of 22 to 32), so the
+#: loader's pipelined mask-row product (rows x padded words) runs with every partial
+#: product non-zero; its assertion compares it with the plain product on each load.
+DIMS_FIELDS = (0x34, 0x35, 0x36, 0x37, 0x3B, 0x2C, 0x20, 0x44, 0x48, 0x24, 0x28, 0x18,
+               0x1C)
 
 
 #: Kinds run once per field rather than once at random: "dims" per header field,
@@ -124,6 +128,9 @@ def corrupt(image: bytes, kind: str, rng: random.Random, load_w: int,
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x0C)[0])
         elif field == 0x48:   # outside [classes, comb size)
             struct.pack_into("<I", d, field, struct.unpack_from("<I", d, 0x44)[0])
+        elif field in (0x18, 0x1C):           # the mask-row count, the words per row
+            low = 17 if field == 0x18 else 22
+            struct.pack_into("<I", d, field, rng.randrange(1 << low, 1 << 32))
         else:
             d[field] = (d[field] + rng.choice([1, 2])) & 0xFF
         fix_header_crc(d)
