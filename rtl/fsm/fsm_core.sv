@@ -188,14 +188,32 @@ module fsm_core #(
   localparam logic [2:0] K_MISC    = 3'd7;   // LOAD result or unknown opcode
 
   // ---------------------------------------------------------------- field helpers
+  // Element byte_i / (element bytes) of a table word. Elements are aligned to
+  // their size (element i starts at byte i << ewsh), so this selects the 32-bit
+  // word, then its half and its byte: a 16:1 mux and two 2:1 muxes rather than
+  // a 64-way byte shifter (an assertion checks the alignment at each use).
   function automatic logic [31:0] lane(input logic [LoadW-1:0] word, input logic [LGB-1:0] byte_i,
                                        input logic [1:0] ew);
-    logic [31:0] ext;
-    ext = 32'({32'h0, word} >> (32'(byte_i) * 32'd8));
+    logic [31:0] w32;
+    logic [15:0] h16;
+    logic [7:0]  b8;
+    w32 = word[32'(byte_i[LGB-1:2]) * 32 +: 32];
+    h16 = byte_i[1] ? w32[31:16] : w32[15:0];
+    b8  = byte_i[0] ? h16[15:8] : h16[7:0];
     unique case (ew)
-      fsm_pkg::EW_8:  lane = {24'h0, ext[7:0]};
-      fsm_pkg::EW_16: lane = {16'h0, ext[15:0]};
-      default:        lane = ext[31:0];
+      fsm_pkg::EW_8:  lane = {24'h0, b8};
+      fsm_pkg::EW_16: lane = {16'h0, h16};
+      default:        lane = w32;
+    endcase
+  endfunction
+
+  // A lane whose low byte bits are byte_lo is a whole number of elements of width
+  // ew (lane() relies on it).
+  function automatic logic lane_aligned(input logic [1:0] byte_lo, input logic [1:0] ew);
+    unique case (ew)
+      fsm_pkg::EW_8:  lane_aligned = 1'b1;
+      fsm_pkg::EW_16: lane_aligned = !byte_lo[0];
+      default:        lane_aligned = byte_lo == 2'b00;
     endcase
   endfunction
 
@@ -1367,6 +1385,16 @@ module fsm_core #(
 
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      // Table lanes are aligned to their element width (lane() selects by word,
+      // half and byte), for every op that passed its checks (a refused op may
+      // name a bank never loaded, whose widths are unknown).
+      assert (!(p_v_q[1] && p_err_q[1] == fsm_pkg::ST_OK) ||
+              lane_aligned(p_tclane_q[1:0], s1_ew_tc))
+        else $fatal(1, "fsm_core: token_class lane %0d not aligned", p_tclane_q);
+      assert (!(p_v_q[5] && s5_ok) || (lane_aligned(p_milane_q[1:0], s5_ew_mi) &&
+                                      lane_aligned(p_ftlane_q[1:0], s5_ew_ft)))
+        else $fatal(1, "fsm_core: mask_index / forced_token lane %0d / %0d not aligned",
+                    p_milane_q, p_ftlane_q);
       // A bound slot always names a loaded grammar.
       for (int i = 0; i < NSlots; i++) begin
         assert (!sl_bound_q[i] || loaded_q[sl_gram_q[i]])
