@@ -290,8 +290,16 @@ module radix_core #(
     S_OUT, S_TRAIL, S_WAIT, S_L2_CLEAR,
     S_D_TAIL_IX   // last, so the other states keep their codes
   } state_e;
+  localparam int NumStates = int'(S_D_TAIL_IX) + 1;  // S_D_TAIL_IX is the last state
 
-  state_e state_q, ret_q;
+  // The sequencer's state is kept one-hot (bit i is state_e i): its `case` then selects
+  // on single bits, where a binary code let Yosys' pmux2shiftx index a shift by
+  // `state - offset`, a subtract that started the deepest paths of the estimate.
+  logic [NumStates-1:0] state_q, ret_q;
+  function automatic logic [NumStates-1:0] st(input state_e s);
+    st    = '0;
+    st[s] = 1'b1;
+  endfunction
   // The walk stage of a MATCH or INSERT is a state machine of its own: the
   // sequencer starts it from S_HDR and waits in S_WALK for its hand-over (wk_done),
   // then decides and commits (docs/radix-concurrency.md, step 2a).
@@ -893,7 +901,7 @@ module radix_core #(
       end else begin
         // Rows restart with each command: a walk's at its start, an EVICT's at S_HDR
         // (not while a walk dispatched during the previous commit waits there).
-        if ((state_q == S_HDR && ws_q == W_IDLE) || ws_q == W_START) st_wpos_q <= '0;
+        if ((state_q[S_HDR] && ws_q == W_IDLE) || ws_q == W_START) st_wpos_q <= '0;
         // issue pipeline
         sp_v_q     <= RamLat'({sp_v_q, st_issue});
         sp_first_q <= RamLat'({sp_first_q, st_issue_q == '0});
@@ -1215,8 +1223,8 @@ module radix_core #(
   logic bc_busy;
   assign walk_end  = (ws_q == W_START && wk_n_q == '0) || (ws_q == W_DRAIN && !pf_busy) ||
                      (ws_q == W_DONE);
-  assign wk_done   = walk_end && state_q == S_WALK && !bc_busy && !cf_q;
-  assign replay_go = walk_end && state_q == S_WALK && !bc_busy && cf_q;
+  assign wk_done   = walk_end && state_q[S_WALK] && !bc_busy && !cf_q;
+  assign replay_go = walk_end && state_q[S_WALK] && !bc_busy && cf_q;
   assign ix_ready = ix_idle && !ix_valid;
   // The child index goes to the walker first: the commit stage takes it only when the
   // walker neither issues a lookup this cycle nor has one whose answer it has yet to
@@ -1330,7 +1338,7 @@ module radix_core #(
     if (!rst_ni) begin
       bc_v_q  <= '0;
     end else if (adv) begin
-      if (Overlap != 0 && state_q == S_C_RESULT) begin
+      if (Overlap != 0 && state_q[S_C_RESULT]) begin
         bc_v_q      <= {need_leaf_q, need_leaf_q, {3{need_split_q}}};
         bc_split_q  <= 5'b00111;
         bc_key_q[0] <= {2'd1, 30'(cm_cand_q)};
@@ -1390,7 +1398,7 @@ module radix_core #(
     if (rst_ni && adv) begin
       if (odispatch) ovl_walks_q <= ovl_walks_q + 1'b1;
       if (replay_go) replays_q <= replays_q + 1'b1;
-      if (kill && ws_q != W_IDLE && ws_q != W_DONE && state_q != S_WALK)
+      if (kill && ws_q != W_IDLE && ws_q != W_DONE && !state_q[S_WALK])
         ovl_killed_q <= ovl_killed_q + 1'b1;
       if (wkill) wk_killed_q <= wk_killed_q + 1'b1;
       if (ws_q == W_DONE) wk_wait_q <= wk_wait_q + 1'b1;
@@ -1431,9 +1439,9 @@ module radix_core #(
   logic hdr_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) hdr_q <= 1'b0;
-    else if (adv) hdr_q <= (state_q == S_HDR);
+    else if (adv) hdr_q <= (state_q[S_HDR]);
   end
-  assign dispatch = adv && (state_q == S_HDR) && hdr_q && hd_valid && ws_q == W_IDLE;
+  assign dispatch = adv && (state_q[S_HDR]) && hdr_q && hd_valid && ws_q == W_IDLE;
   // The command dispatched goes to the walk stage: its decision and commit fields
   // are loaded at the hand-over, not here.
   logic hdr_walks;
@@ -1486,7 +1494,7 @@ module radix_core #(
         d_valid_q  <= 1'b0;
         parked_q   <= parked_q + 1'b1;
       end
-      if (state_q == S_DECIDE) begin
+      if (state_q[S_DECIDE]) begin
         cm_bank_q <= wk_bank_q;
         wk_bank_q <= third_bank(in_bank_q, wk_bank_q);   // the commit stage's old bank
       end
@@ -1500,7 +1508,7 @@ module radix_core #(
           h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
           h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
           // Counted when the sequencer takes it: a command reset away first is not.
-          ahead_q   <= (state_q != S_HDR) && (state_q != S_INIT) && (state_q != S_INIT_WAIT);
+          ahead_q   <= (!state_q[S_HDR]) && (!state_q[S_INIT]) && (!state_q[S_INIT_WAIT]);
           in_state_q <= I_CHECK;
         end
         I_CHECK: begin
@@ -1602,7 +1610,7 @@ module radix_core #(
         protected_q <= protected_q + sz_prot_op_q;
       end
       if (!rst_ni) begin
-        state_q <= S_INIT;
+        state_q <= st(S_INIT);
         ws_q    <= W_IDLE;
         init_q <= '0;
         por_q <= 1'b1;
@@ -1625,13 +1633,13 @@ module radix_core #(
       end else if (kill) begin
         // The command in progress ends here with MEMORY. The fault rises in the tick
         // the failed read's (zero) data arrives, so nothing has used that data yet.
-        state_q    <= S_TRAIL;
+        state_q    <= st(S_TRAIL);
         // A walk dispatched beside the killed commit stops where it is and answers
         // MEMORY from S_HDR (its command has left the descriptor).
-        ws_q       <= (ws_q != W_IDLE && state_q != S_WALK) ? W_DONE : W_IDLE;
+        ws_q       <= (ws_q != W_IDLE && !state_q[S_WALK]) ? W_DONE : W_IDLE;
         status_q   <= radix_pkg::ST_MEMORY;
         // A command killed in its walk was never handed over: answer with its opcode.
-        if (state_q == S_WALK) op_q <= wk_op_q;
+        if (state_q[S_WALK]) op_q <= wk_op_q;
         trail_a_q  <= '0;
         trail_b_q  <= '0;
         trail_c_q  <= '0;
@@ -1730,7 +1738,7 @@ module radix_core #(
           if (eq_pop) eq_rd_q <= eq_rd_q + 1'b1;
           eq_cnt_q <= eq_cnt_q + 3'(eq_push) - 3'(eq_pop);
         end
-        if (state_q != S_HDR && state_q != S_INIT && state_q != S_INIT_WAIT) begin
+        if (!state_q[S_HDR] && !state_q[S_INIT] && !state_q[S_INIT_WAIT]) begin
           busy_cycles_q <= busy_cycles_q + 1'b1;
         end
         if (walking) begin
@@ -1845,15 +1853,15 @@ module radix_core #(
         end
         // From the tick after the hand-over to the response's last beat (S_TRAIL always
         // leaves with trail_push), so the dispatch needs no decode of the state.
-        if (state_q == S_DECIDE || state_q == S_L_START) cm_busy_q <= 1'b1;
+        if (state_q[S_DECIDE] || state_q[S_L_START]) cm_busy_q <= 1'b1;
         else if (trail_push) cm_busy_q <= 1'b0;
         if (wkill) ws_q <= W_DONE;
-        unique case (state_q)
+        unique case (1'b1)
           // -------------------------------------------------- initialisation
           // The free lists and the index clear themselves; the node table is
           // swept here, bumping every generation after a RESET so that no
           // handle from before it is accepted after it.
-          S_INIT: begin
+          state_q[S_INIT]: begin
             if (init_q < (NodeW + 1)'(NodeCap)) begin
               nd_re    <= 1'b1;
               nd_raddr <= init_q[NodeW-1:0];
@@ -1867,10 +1875,10 @@ module radix_core #(
                                     (init_q == (NodeW + 1)'(RamLat + 1)) ? LockW'(1) : '0,
                                     '0, '0, '0);
             end
-            if (init_q == (NodeW + 1)'(NodeCap + RamLat)) state_q <= S_INIT_WAIT;
+            if (init_q == (NodeW + 1)'(NodeCap + RamLat)) state_q <= st(S_INIT_WAIT);
           end
-          S_INIT_WAIT: if (fn_ready && fl_ready && ix_idle) begin
-            state_q          <= S_HDR;
+          state_q[S_INIT_WAIT]: if (fn_ready && fl_ready && ix_idle) begin
+            state_q          <= st(S_HDR);
             por_q            <= 1'b0;
             clk_clr_q        <= 1'b1;
             lru_head_q       <= NIL;
@@ -1896,7 +1904,7 @@ module radix_core #(
           // committed): the response side is cleared for it, and it goes to the
           // hand-over.
           // (After a fault the walk beside stops first, wkill, then answers MEMORY.)
-          S_HDR: if (hdr_q && ws_q != W_IDLE && l2_fault) begin
+          state_q[S_HDR]: if (hdr_q && ws_q != W_IDLE && l2_fault) begin
             if (ws_q == W_DONE) begin
               op_q       <= wk_op_q;
               status_q   <= radix_pkg::ST_MEMORY;
@@ -1908,7 +1916,7 @@ module radix_core #(
               ob_rows_q  <= '0;
               ob_final_q <= 1'b0;
               ws_q       <= W_IDLE;
-              state_q    <= S_TRAIL;
+              state_q    <= st(S_TRAIL);
             end
           end else if (hdr_q && ws_q != W_IDLE) begin
             trail_a_q  <= '0;
@@ -1919,7 +1927,7 @@ module radix_core #(
             ob_rows_q  <= '0;
             ob_final_q <= 1'b0;
             got_ge_q   <= 1'b0;
-            state_q    <= S_WALK;
+            state_q    <= st(S_WALK);
           end else if (hd_valid && hdr_q) begin
             wk_op_q   <= hd_op;
             wk_ovl_q  <= 1'b0;
@@ -1952,24 +1960,24 @@ module radix_core #(
               walk_nodes_q  <= '0;
             end
             if (hd_status != radix_pkg::ST_OK) begin
-              state_q <= S_TRAIL;
+              state_q <= st(S_TRAIL);
             end else begin
               unique case (hd_op)
-                radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: state_q <= S_WALK;
+                radix_pkg::OP_MATCH, radix_pkg::OP_INSERT: state_q <= st(S_WALK);
                 radix_pkg::OP_EVICT: begin
                   got_q   <= '0;
                   freed_q <= '0;
                   walk_q  <= lru_head_q;
-                  state_q <= (hd_arg == 32'h0) ? S_TRAIL : S_E_FIND;
+                  state_q <= (hd_arg == 32'h0) ? st(S_TRAIL) : st(S_E_FIND);
                 end
-                radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= S_L_START;
+                radix_pkg::OP_LOCK, radix_pkg::OP_UNLOCK: state_q <= st(S_L_START);
                 radix_pkg::OP_SIZES: begin
                   trail_a_q <= evictable_q;
                   trail_b_q <= protected_q;
                   trail_c_q <= total_q;
-                  state_q   <= S_TRAIL;
+                  state_q   <= st(S_TRAIL);
                 end
-                default: state_q <= S_TRAIL;   // RESET answers, then re-initialises
+                default: state_q <= st(S_TRAIL);   // RESET answers, then re-initialises
               endcase
             end
             // After an L2 fault only RESET runs; the rest is refused before any
@@ -1979,15 +1987,15 @@ module radix_core #(
               trail_a_q <= '0;
               trail_b_q <= '0;
               trail_c_q <= '0;
-              state_q   <= S_TRAIL;
+              state_q   <= st(S_TRAIL);
             end
           end
 
 
           // The walk stage runs (below); its hand-over is this state's exit.
-          S_WALK: if (wk_done) state_q <= S_DECIDE;
+          state_q[S_WALK]: if (wk_done) state_q <= st(S_DECIDE);
           // -------------------------------------------------- decide: refuse or commit
-          S_DECIDE: begin
+          state_q[S_DECIDE]: begin
             // hand-over: the command and its walk's results go to the commit side
             op_q            <= wk_op_q;
             ns_q            <= wk_ns_q;
@@ -2027,13 +2035,13 @@ module radix_core #(
               nd_raddr <= cand_q;
               fn_peek  <= fn_any_q;
               wait_q   <= 4'(RamLat);
-              ret_q    <= S_D_TAIL;
-              state_q  <= S_WAIT;
+              ret_q    <= st(S_D_TAIL);
+              state_q  <= st(S_WAIT);
             end else begin
-              state_q <= S_D_PROBE2;
+              state_q <= st(S_D_PROBE2);
             end
           end
-          S_D_TAIL: begin
+          state_q[S_D_TAIL]: begin
             cm_lock_q   <= r_lock;
             cm_nchild_q <= r_nchild;
             cm_parent_q <= r_parent;
@@ -2044,33 +2052,33 @@ module radix_core #(
             new_up_q    <= fn_data;
             if (!fn_any_q) begin
               status_q <= radix_pkg::ST_CAPACITY;
-              state_q  <= S_TRAIL;
+              state_q  <= st(S_TRAIL);
             end else if (ix_ok) begin
               ix_valid  <= 1'b1;
               ix_op     <= radix_pkg::IX_LOOKUP;
               ix_ns     <= ns_q;
               ix_parent <= fn_data;
               ix_page   <= li_rtok[32*tail_lane +: PageBits];
-              state_q   <= S_D_PROBE1;
+              state_q   <= st(S_D_PROBE1);
             end else begin
-              state_q   <= S_D_TAIL_IX;   // the walker's lookup has the index
+              state_q   <= st(S_D_TAIL_IX);   // the walker's lookup has the index
             end
           end
           // The same probe from the registered copies (the read data has moved on).
-          S_D_TAIL_IX: if (ix_ok) begin
+          state_q[S_D_TAIL_IX]: if (ix_ok) begin
             ix_valid  <= 1'b1;
             ix_op     <= radix_pkg::IX_LOOKUP;
             ix_ns     <= ns_q;
             ix_parent <= new_up_q;
             ix_page   <= tail_page_q;
-            state_q   <= S_D_PROBE1;
+            state_q   <= st(S_D_PROBE1);
           end
-          S_D_PROBE1: if (ix_ready) begin
+          state_q[S_D_PROBE1]: if (ix_ready) begin
             probe_b1_q <= ix_bucket;
             probe_f1_q <= ix_free_ways;
-            state_q    <= S_D_PROBE2;
+            state_q    <= st(S_D_PROBE2);
           end
-          S_D_PROBE2: if (ix_ok || !need_leaf_q) begin
+          state_q[S_D_PROBE2]: if (ix_ok || !need_leaf_q) begin
             if (need_leaf_q) begin
               ix_valid  <= 1'b1;
               ix_op     <= radix_pkg::IX_LOOKUP;
@@ -2078,12 +2086,12 @@ module radix_core #(
               ix_parent <= need_split_q ? new_up_q : cm_node_q;
               ix_page   <= cm_page_q;
             end
-            state_q <= S_D_CHECK;
+            state_q <= st(S_D_CHECK);
           end
-          S_D_CHECK: if (ix_ready) begin
+          state_q[S_D_CHECK]: if (ix_ready) begin
             if (!fits) begin
               status_q <= radix_pkg::ST_CAPACITY;
-              state_q  <= S_TRAIL;
+              state_q  <= st(S_TRAIL);
             end else begin
               if (op_q == radix_pkg::OP_MATCH) begin
                 lookups_q <= lookups_q + 1'b1;
@@ -2103,40 +2111,41 @@ module radix_core #(
               result_q  <= NIL;
               if (op_q == radix_pkg::OP_MATCH && n_q == '0) begin
                 // SGLang returns before touching the tree: no stamp.
-                state_q <= S_C_RESULT;
+                state_q <= st(S_C_RESULT);
               end else begin
                 clk_inc_q  <= 1'b1;
                 op_stamp_q <= clock_nx;
                 d_q        <= '0;
-                state_q <= S_C_STAMP;
+                state_q <= st(S_C_STAMP);
               end
             end
           end
 
           // -------------------------------------------------- commit: stamp and LRU-move the path
-          S_C_STAMP: begin
+          state_q[S_C_STAMP]: begin
             if (d_q == cm_depth_q) begin
               result_q <= cm_node_q;   // deepest whole node (root if none)
-              state_q  <= need_split_q ? S_C_SPLIT : (need_leaf_q ? S_C_LEAF : S_C_RESULT);
+              state_q  <= need_split_q ? st(S_C_SPLIT)
+                                       : (need_leaf_q ? st(S_C_LEAF) : st(S_C_RESULT));
             end else begin
               pa_re    <= 1'b1;
               pa_raddr <= d_q;
               wait_q   <= 4'(RamLat);
-              ret_q    <= S_C_MOVE1;
-              state_q  <= S_WAIT;
+              ret_q    <= st(S_C_MOVE1);
+              state_q  <= st(S_WAIT);
             end
           end
-          S_C_MOVE1: begin
+          state_q[S_C_MOVE1]: begin
             mv_q     <= pa_rdata;
             nd_re    <= 1'b1;
             nd_raddr <= pa_rdata;
             lk_re    <= 1'b1;
             lk_raddr <= pa_rdata;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_C_STAMP_W;
-            state_q  <= S_WAIT;
+            ret_q    <= st(S_C_STAMP_W);
+            state_q  <= st(S_WAIT);
           end
-          S_C_STAMP_W: begin
+          state_q[S_C_STAMP_W]: begin
             nd_we    <= 1'b1;
             nd_waddr <= mv_q;
             nd_wdata <= node_word(r_valid, r_gen, r_ns, r_parent, r_head, r_off, r_len, r_lock,
@@ -2146,22 +2155,22 @@ module radix_core #(
               if (lp_rdata == NIL) lru_head_q <= ln_rdata;
               else begin ln_we <= 1'b1; ln_waddr <= lp_rdata; ln_wdata <= ln_rdata; end
               lp_we <= 1'b1; lp_waddr <= ln_rdata; lp_wdata <= lp_rdata;
-              state_q <= S_C_MOVE2;
+              state_q <= st(S_C_MOVE2);
             end else begin
               d_q     <= d_q + 1'b1;
-              state_q <= S_C_STAMP;
+              state_q <= st(S_C_STAMP);
             end
           end
-          S_C_MOVE2: begin
+          state_q[S_C_MOVE2]: begin
             // ... and append it at the tail.
             ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= mv_q;
             lp_we <= 1'b1; lp_waddr <= mv_q; lp_wdata <= lru_tail_q;
             lru_tail_q <= mv_q;
             d_q     <= d_q + 1'b1;
-            state_q <= S_C_APPEND;
-            ret_q   <= S_C_STAMP;
+            state_q <= st(S_C_APPEND);
+            ret_q   <= st(S_C_STAMP);
           end
-          S_C_APPEND: begin
+          state_q[S_C_APPEND]: begin
             // mv_q is now the tail: its next link must be NIL.
             ln_we <= 1'b1; ln_waddr <= mv_q; ln_wdata <= NIL;
             if (lru_head_q == NIL) lru_head_q <= mv_q;
@@ -2171,7 +2180,7 @@ module radix_core #(
           // -------------------------------------------------- commit: split
           // The upper part is a new node at slot new_up_q; the candidate keeps its
           // slot (and handle) and the tail.
-          S_C_SPLIT: if (ix_ok) begin
+          state_q[S_C_SPLIT]: if (ix_ok) begin
             cm_win_q <= 1'b1;
             fn_pop   <= 1'b1;
             nd_re    <= 1'b1;
@@ -2183,19 +2192,19 @@ module radix_core #(
             ix_child_in <= new_up_q;
             ix_len_in   <= cm_split_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_C_SPLIT_W;
-            state_q  <= S_WAIT;
+            ret_q    <= st(S_C_SPLIT_W);
+            state_q  <= st(S_WAIT);
           end
-          S_C_SPLIT_W: begin
+          state_q[S_C_SPLIT_W]: begin
             nd_we    <= 1'b1;
             nd_waddr <= new_up_q;
             nd_wdata <= node_word(1'b1, r_gen, ns_q, cm_parent_q, cm_head_q, cm_off_q,
                                   cm_split_q, cm_lock_q, clock_nx, KidW'(1), cm_hloc_q);
             clk_inc_q <= 1'b1;
             splits_q <= splits_q + 1'b1;
-            state_q  <= S_C_SPLIT_IX1;
+            state_q  <= st(S_C_SPLIT_IX1);
           end
-          S_C_SPLIT_IX1: if (ix_ok) begin
+          state_q[S_C_SPLIT_IX1]: if (ix_ok) begin
             ix_valid    <= 1'b1;
             ix_op       <= radix_pkg::IX_INSERT;
             ix_ns       <= ns_q;
@@ -2203,9 +2212,9 @@ module radix_core #(
             ix_page     <= tail_page_q;
             ix_child_in <= cm_cand_q;
             ix_len_in   <= cm_len_q - cm_split_q;
-            state_q     <= S_C_SPLIT_IX2;
+            state_q     <= st(S_C_SPLIT_IX2);
           end
-          S_C_SPLIT_IX2: if (ix_ready) begin
+          state_q[S_C_SPLIT_IX2]: if (ix_ready) begin
             cm_win_q <= 1'b0;   // the cut node's word is written with its new entry
             nd_we    <= 1'b1;
             nd_waddr <= cm_cand_q;
@@ -2219,19 +2228,19 @@ module radix_core #(
             lru_tail_q <= new_up_q;
             cm_node_q <= new_up_q;
             result_q <= new_up_q;
-            state_q  <= S_C_APPEND;
-            ret_q    <= need_leaf_q ? S_C_LEAF : S_C_RESULT;
+            state_q  <= st(S_C_APPEND);
+            ret_q    <= need_leaf_q ? st(S_C_LEAF) : st(S_C_RESULT);
           end
 
           // -------------------------------------------------- commit: new leaf
-          S_C_LEAF: begin
+          state_q[S_C_LEAF]: begin
             fn_pop      <= 1'b1;
             lw_start    <= 1'b1;
             wait_q      <= 4'(RamLat);
-            ret_q       <= S_C_LEAF_LINES;
-            state_q     <= S_WAIT;
+            ret_q       <= st(S_C_LEAF_LINES);
+            state_q     <= st(S_WAIT);
           end
-          S_C_LEAF_LINES: begin
+          state_q[S_C_LEAF_LINES]: begin
             new_leaf_q <= fn_data;
             if (!lw_active_q && !lw_start && ix_ok) begin
               cm_win_q    <= 1'b1;
@@ -2242,18 +2251,18 @@ module radix_core #(
               ix_page     <= cm_page_q;
               ix_child_in <= fn_data;
               ix_len_in   <= leaf_len;
-              state_q     <= S_C_LEAF_IX;
+              state_q     <= st(S_C_LEAF_IX);
             end
           end
-          S_C_LEAF_IX: if (ix_ready) begin
+          state_q[S_C_LEAF_IX]: if (ix_ready) begin
             new_loc_q <= ix_loc;
             nd_re     <= 1'b1;
             nd_raddr  <= new_leaf_q;
             wait_q    <= 4'(RamLat);
-            ret_q     <= S_C_LEAF_W;
-            state_q   <= S_WAIT;
+            ret_q     <= st(S_C_LEAF_W);
+            state_q   <= st(S_WAIT);
           end
-          S_C_LEAF_W: begin
+          state_q[S_C_LEAF_W]: begin
             cm_win_q <= 1'b0;   // the new leaf's word is written
             nd_we    <= 1'b1;
             nd_waddr <= new_leaf_q;
@@ -2271,10 +2280,10 @@ module radix_core #(
             nd_re    <= 1'b1;
             nd_raddr <= cm_node_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_C_LEAF_PAR;
-            state_q  <= S_WAIT;
+            ret_q    <= st(S_C_LEAF_PAR);
+            state_q  <= st(S_WAIT);
           end
-          S_C_LEAF_PAR: begin
+          state_q[S_C_LEAF_PAR]: begin
             if (cm_node_q != NIL) begin
               nd_we    <= 1'b1;
               nd_waddr <= cm_node_q;
@@ -2285,22 +2294,22 @@ module radix_core #(
             ln_we <= 1'b1; ln_waddr <= lru_tail_q; ln_wdata <= new_leaf_q;
             lp_we <= 1'b1; lp_waddr <= new_leaf_q; lp_wdata <= lru_tail_q;
             lru_tail_q <= new_leaf_q;
-            state_q <= S_C_APPEND;
-            ret_q   <= S_C_RESULT;
+            state_q <= st(S_C_APPEND);
+            ret_q   <= st(S_C_RESULT);
           end
 
           // -------------------------------------------------- result handle, then the response
-          S_C_RESULT: begin
+          state_q[S_C_RESULT]: begin
             nd_re    <= 1'b1;
             nd_raddr <= result_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_OUT;
-            state_q  <= S_WAIT;
+            ret_q    <= st(S_OUT);
+            state_q  <= st(S_WAIT);
             ob_final_q <= 1'b1;   // a MATCH's rows were set at S_D_CHECK; others have none
           end
 
           // -------------------------------------------------- evict
-          S_E_FIND: begin
+          state_q[S_E_FIND]: begin
             if (got_ge_q || walk_q == NIL) begin
               ob_last_row_q <= got_q >> 4;
               ob_tail_q     <= tail_lanes(got_q[3:0]);
@@ -2308,34 +2317,34 @@ module radix_core #(
               ob_final_q <= 1'b1;
               trail_a_q  <= got_q;
               trail_b_q  <= freed_q;
-              state_q    <= S_OUT;
+              state_q    <= st(S_OUT);
             end else begin
               nd_re    <= 1'b1;
               nd_raddr <= walk_q;
               lk_re    <= 1'b1;
               lk_raddr <= walk_q;
               wait_q   <= 4'(RamLat);
-              ret_q    <= S_E_FIND_N;
-              state_q  <= S_WAIT;
+              ret_q    <= st(S_E_FIND_N);
+              state_q  <= st(S_WAIT);
             end
           end
           // nd_rdata / ln_rdata / lp_rdata hold walk_q's word and links here.
-          S_E_FIND_N: begin
+          state_q[S_E_FIND_N]: begin
             if (got_ge_q || walk_q == NIL) begin
-              state_q <= S_E_FIND;
+              state_q <= st(S_E_FIND);
             end else if (r_nchild == '0 && r_lock == '0) begin
               victim_q    <= walk_q;
               ref_stamp_q <= r_stamp;
               walk_q      <= ln_rdata;
-              state_q     <= S_E_VICTIM;
+              state_q     <= st(S_E_VICTIM);
             end else begin
               skips_q <= skips_q + 1'b1;
               walk_q  <= ln_rdata;
-              state_q <= S_E_FIND;
+              state_q <= st(S_E_FIND);
             end
           end
           // nd_rdata / ln_rdata / lp_rdata hold the victim's word and links here.
-          S_E_VICTIM: begin
+          state_q[S_E_VICTIM]: begin
             got_nx_q   <= got_q + 32'(r_len);
             c_head_q   <= r_head;
             c_off_q    <= r_off;
@@ -2367,9 +2376,9 @@ module radix_core #(
             nd_raddr  <= r_parent;
             ev_phase_q <= 2'd0;
             ev_cnt_q   <= 4'(RamLat + 1);
-            state_q   <= S_E_STREAM;
+            state_q   <= st(S_E_STREAM);
           end
-          S_E_STREAM: begin
+          state_q[S_E_STREAM]: begin
             if (ev_cnt_q != '0) ev_cnt_q <= ev_cnt_q - 1'b1;
             if (ev_phase_q == 2'd0 && ev_cnt_q == 4'd1) begin
               p_word_q <= nd_rdata;
@@ -2409,29 +2418,29 @@ module radix_core #(
               if (c_parent_q != NIL && p_leaf_q && (p_hi_lt_q || (p_hi_eq_q && p_lo_le_q)) &&
                   got_nx_lt_q) begin
                 victim_q <= c_parent_q;
-                state_q  <= S_E_UNLINK;
+                state_q  <= st(S_E_UNLINK);
               end else if (walk_q == c_parent_q) begin
-                state_q <= S_E_FIND;     // the prefetched word predates this write
+                state_q <= st(S_E_FIND);     // the prefetched word predates this write
               end else begin
-                state_q <= S_E_FIND_N;   // the next candidate's word and links are here
+                state_q <= st(S_E_FIND_N);   // the next candidate's word and links are here
               end
             end
           end
-          S_E_UNLINK: begin
+          state_q[S_E_UNLINK]: begin
             // read the direct victim and its links
             nd_re    <= 1'b1;
             nd_raddr <= victim_q;
             lk_re    <= 1'b1;
             lk_raddr <= victim_q;
             wait_q   <= 4'(RamLat);
-            ret_q    <= S_E_VICTIM;
-            state_q  <= S_WAIT;
+            ret_q    <= st(S_E_VICTIM);
+            state_q  <= st(S_WAIT);
           end
           // -------------------------------------------------- lock / unlock: check walk, apply walk
-          S_L_START: begin
+          state_q[S_L_START]: begin
             if (!h_slot_ok) begin
               status_q <= radix_pkg::ST_HANDLE;
-              state_q  <= S_TRAIL;
+              state_q  <= st(S_TRAIL);
             end else begin
               walk_q       <= h_slot;
               delta_q      <= '0;
@@ -2439,14 +2448,14 @@ module radix_core #(
               nd_re    <= 1'b1;
               nd_raddr <= h_slot;
               wait_q   <= 4'(RamLat);
-              ret_q    <= S_L_CHECK;
-              state_q  <= S_WAIT;
+              ret_q    <= st(S_L_CHECK);
+              state_q  <= st(S_WAIT);
             end
           end
-          S_L_CHECK: begin
+          state_q[S_L_CHECK]: begin
             if (!lock_pass2_q && walk_q == h_slot && (!r_valid || r_gen != h_gen)) begin
               status_q <= radix_pkg::ST_HANDLE;
-              state_q  <= S_TRAIL;
+              state_q  <= st(S_TRAIL);
             end else if (walk_q == NIL) begin
               if (!lock_pass2_q) begin
                 lock_pass2_q <= 1'b1;
@@ -2454,26 +2463,26 @@ module radix_core #(
                 nd_re    <= 1'b1;
                 nd_raddr <= h_slot;
                 wait_q   <= 4'(RamLat);
-                ret_q    <= S_L_CHECK;
-                state_q  <= S_WAIT;
+                ret_q    <= st(S_L_CHECK);
+                state_q  <= st(S_WAIT);
               end else begin
                 trail_a_q <= delta_q;
-                state_q   <= S_TRAIL;
+                state_q   <= st(S_TRAIL);
               end
             end else if (!lock_pass2_q) begin
               if (op_q == radix_pkg::OP_UNLOCK && r_lock == '0) begin
                 status_q <= radix_pkg::ST_UNDERFLOW;
-                state_q  <= S_TRAIL;
+                state_q  <= st(S_TRAIL);
               end else if (op_q == radix_pkg::OP_LOCK && r_lock == '1) begin
                 status_q <= radix_pkg::ST_OVERFLOW;
-                state_q  <= S_TRAIL;
+                state_q  <= st(S_TRAIL);
               end else begin
                 walk_q   <= r_parent;
                 nd_re    <= 1'b1;
                 nd_raddr <= r_parent;
                 wait_q   <= 4'(RamLat);
-                ret_q    <= S_L_CHECK;
-                state_q  <= S_WAIT;
+                ret_q    <= st(S_L_CHECK);
+                state_q  <= st(S_WAIT);
               end
             end else begin
               nd_we    <= 1'b1;
@@ -2503,13 +2512,13 @@ module radix_core #(
               nd_re    <= 1'b1;
               nd_raddr <= r_parent;
               wait_q   <= 4'(RamLat);
-              ret_q    <= S_L_CHECK;
-              state_q  <= S_WAIT;
+              ret_q    <= st(S_L_CHECK);
+              state_q  <= st(S_WAIT);
             end
           end
 
           // -------------------------------------------------- response
-          S_OUT: begin
+          state_q[S_OUT]: begin
             // The result's word arrives in the first S_OUT cycle; the walk stage may
             // read the node table after it.
             if (!out_settle_q && (op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT)) begin
@@ -2519,10 +2528,10 @@ module radix_core #(
             out_settle_q <= 1'b1;
             if (out_settle_q && !ob_more_q && ob_inflight_q == '0) begin
               out_settle_q <= 1'b0;
-              state_q      <= S_TRAIL;
+              state_q      <= st(S_TRAIL);
             end
           end
-          S_TRAIL: if (trail_push) begin
+          state_q[S_TRAIL]: if (trail_push) begin
             if (status_q != radix_pkg::ST_OK) begin
               errors_q     <= errors_q + 1'b1;
               last_error_q <= status_q;
@@ -2533,33 +2542,33 @@ module radix_core #(
               clr_req_q <= 1'b1;
               por_q     <= 1'b1;
               wait_q    <= 4'd8;
-              state_q   <= S_L2_CLEAR;
+              state_q   <= st(S_L2_CLEAR);
             end else if (op_q == radix_pkg::OP_RESET && status_q == radix_pkg::ST_OK) begin
               init_q  <= '0;
               fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
-              state_q <= S_INIT;
+              state_q <= st(S_INIT);
             end else begin
-              state_q <= S_HDR;
+              state_q <= st(S_HDR);
             end
           end
 
-          S_WAIT: begin
+          state_q[S_WAIT]: begin
             wait_q <= wait_q - 1'b1;
             if (wait_q == 4'd1) state_q <= ret_q;
           end
 
           // The clear request reaches every cache at the next tick and each stalls
           // the core while it invalidates its lines, so the wait is in ticks only.
-          S_L2_CLEAR: begin
+          state_q[S_L2_CLEAR]: begin
             wait_q <= wait_q - 1'b1;
             if (wait_q == 4'd1) begin
               init_q  <= '0;
               fn_init <= 1'b1; fl_init <= 1'b1; ix_init <= 1'b1;
-              state_q <= S_INIT;
+              state_q <= st(S_INIT);
             end
           end
 
-          default: state_q <= S_HDR;
+          default: state_q <= st(S_HDR);
         endcase
       end
       // The walker stops on a reset, on a fault that ends the command (kill) and on one
@@ -2615,7 +2624,7 @@ module radix_core #(
       end else begin
         ob_data_v_q   <= ob_issue;
         ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
-        ob_more_q     <= (state_q != S_HDR) &&
+        ob_more_q     <= (!state_q[S_HDR]) &&
                          (ob_issue ? (ob_rd1_q < ob_rows) : (ob_rd_q < ob_rows));
         ob_room_q     <= (32'(rsp_level) + 32'(ob_inflight_q) + 32'd3 < 32'(RspDepth));
         if (ob_issue) begin
@@ -2628,7 +2637,7 @@ module radix_core #(
   // Lanes past the end of the last row are zero.
   assign ob_masked = ob_rdata & lanes_to_bits(ob_keep_q);
 
-  assign trail_push = (state_q == S_TRAIL) && rsp_ready && !ob_data_v_q;
+  assign trail_push = (state_q[S_TRAIL]) && rsp_ready && !ob_data_v_q;
   assign rsp_push   = ob_data_v_q || trail_push;
   assign rsp_last   = !ob_data_v_q;
   assign rsp_data   = ob_data_v_q ? ob_masked
@@ -2715,8 +2724,8 @@ module radix_core #(
   assign wkill           = l2_fault && !working && ws_q != W_IDLE && ws_q != W_DONE;
   // States that read or write the tables for a command (not intake, refusals,
   // the trailer, the init sweep or the cache clear).
-  assign working = (state_q != S_INIT) && (state_q != S_INIT_WAIT) && (state_q != S_HDR) &&
-                   (state_q != S_TRAIL) && (state_q != S_L2_CLEAR);
+  assign working = (!state_q[S_INIT]) && (!state_q[S_INIT_WAIT]) && (!state_q[S_HDR]) &&
+                   (!state_q[S_TRAIL]) && (!state_q[S_L2_CLEAR]);
   assign l2_fault_kind_o = l2_kind;
   assign l2_hits_o       = l2_sum_q[32*radix_pkg::L1C_HIT +: 32];
   assign l2_misses_o     = l2_sum_q[32*radix_pkg::L1C_MISS +: 32];
@@ -2740,10 +2749,10 @@ module radix_core #(
 
   // ---------------------------------------------------------------- outputs
   // A command is accepted and not yet answered (the intake counts from its header).
-  assign busy_o           = (state_q != S_HDR) || d_valid_q || p_valid_q ||
+  assign busy_o           = (!state_q[S_HDR]) || d_valid_q || p_valid_q ||
                             (in_state_q != I_HDR) || (ws_q != W_IDLE);
   assign intake_ahead_o   = ahead_cnt_q;
-  assign init_done_o      = (state_q != S_INIT) && (state_q != S_INIT_WAIT);
+  assign init_done_o      = (!state_q[S_INIT]) && (!state_q[S_INIT_WAIT]);
   assign last_error_o     = last_error_q;
   assign error_o          = error_q && adv;   // a frozen cycle repeats no pulse
   assign evictable_o      = evictable_q;
@@ -2785,11 +2794,12 @@ module radix_core #(
   // the arbitration itself is walker first, ix_ok).
   logic seq_ix_want;
   always_comb begin
-    unique case (state_q)
-      S_D_TAIL:       seq_ix_want = fn_any_q;
-      S_D_TAIL_IX, S_C_SPLIT, S_C_SPLIT_IX1, S_E_VICTIM: seq_ix_want = 1'b1;
-      S_D_PROBE2:     seq_ix_want = need_leaf_q;
-      S_C_LEAF_LINES: seq_ix_want = !lw_active_q && !lw_start;
+    unique case (1'b1)
+      state_q[S_D_TAIL]:       seq_ix_want = fn_any_q;
+      state_q[S_D_TAIL_IX], state_q[S_C_SPLIT], state_q[S_C_SPLIT_IX1],
+      state_q[S_E_VICTIM]:     seq_ix_want = 1'b1;
+      state_q[S_D_PROBE2]:     seq_ix_want = need_leaf_q;
+      state_q[S_C_LEAF_LINES]: seq_ix_want = !lw_active_q && !lw_start;
       default:        seq_ix_want = 1'b0;
     endcase
   end
@@ -2813,8 +2823,8 @@ module radix_core #(
   logic [15:0] disp_id_q, wk_id_q, seq_id_q, tk_id;
   logic        take;
   // (A walk killed by an L2 fault is taken where it stands.)
-  assign take  = (state_q == S_DECIDE) || (state_q == S_WALK && kill) || (dispatch && !hdr_walks);
-  assign tk_id = (state_q == S_DECIDE || state_q == S_WALK) ? wk_id_q : disp_id_q;
+  assign take  = (state_q[S_DECIDE]) || (state_q[S_WALK] && kill) || (dispatch && !hdr_walks);
+  assign tk_id = (state_q[S_DECIDE] || state_q[S_WALK]) ? wk_id_q : disp_id_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       disp_id_q <= '0;
@@ -2828,7 +2838,7 @@ module radix_core #(
   end
   logic ho_q;   // the hand-over (S_DECIDE) ran in the previous tick
   always_ff @(posedge clk_i) begin
-    if (adv || !rst_ni) ho_q <= rst_ni && !kill && state_q == S_DECIDE;
+    if (adv || !rst_ni) ho_q <= rst_ni && !kill && state_q[S_DECIDE];
   end
   always_ff @(posedge clk_i) begin
     // After an L2 fault the tables' data is undefined until RESET: the invariants hold
@@ -2870,7 +2880,7 @@ module radix_core #(
         if (st_issue && lw_issue) $fatal(1, "radix_core: line streamer and leaf writer both active");
         // The cut node's word read again at the decision equals the walk's copy when
         // the walk ran alone.
-        if (state_q == S_D_TAIL && !cm_ovl_q &&
+        if (state_q[S_D_TAIL] && !cm_ovl_q &&
             {r_valid, r_head, r_off, r_len, r_lock, r_nchild, r_stamp, r_parent, r_hloc, r_gen} !=
             {1'b1, c_head_q, c_off_q, c_len_q, c_lock_q, c_nchild_q, c_stamp_q, c_parent_q,
              c_hloc_q, c_gen_q})
@@ -2912,15 +2922,18 @@ module radix_core #(
           $fatal(1, "radix_core: the walker looks up while the commit stage has the index");
         // A walk runs only beside a MATCH, INSERT, LOCK or UNLOCK; EVICT, SIZES, RESET
         // and the init sweep run with the walk stage idle.
-        if (ws_q != W_IDLE && !(state_q == S_HDR || state_q == S_WALK || cm_busy_q))
-          $fatal(1, "radix_core: a walk runs beside state %0d", state_q);
+        // The sequencer's state is one-hot: its case and every decode take one bit.
+        if (state_q == '0 || (state_q & (state_q - 1'b1)) != '0)
+          $fatal(1, "radix_core: sequencer state %b is not one-hot", state_q);
+        if (ws_q != W_IDLE && !(state_q[S_HDR] || state_q[S_WALK] || cm_busy_q))
+          $fatal(1, "radix_core: a walk runs beside state %b (one-hot)", state_q);
         if (odispatch && !(op_q == radix_pkg::OP_MATCH || op_q == radix_pkg::OP_INSERT ||
                            op_q == radix_pkg::OP_LOCK || op_q == radix_pkg::OP_UNLOCK))
           $fatal(1, "radix_core: a walk dispatched beside opcode %0d", op_q);
         // Commands reach the sequencer in dispatch order, each once.
         if (take && tk_id != seq_id_q + 1'b1)
           $fatal(1, "radix_core: command %0d taken after %0d", tk_id, seq_id_q);
-        if (state_q == S_HDR && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
+        if (state_q[S_HDR] && (32'(fn_count) + 32'(ix_used) != 32'(NodeCap - 1)))
           $fatal(1, "radix_core: free node slots + index entries != NodeCap - 1");
       end
     end

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from uvm_env.common.sv_pkg import rtl_enum
-from uvm_env.radix.core_states import CORE_SV, PF_LWAIT, PF_PAGE, S_DECIDE, S_L_START, WALKING
+from uvm_env.radix.core_states import (
+    CORE_SV,
+    PF_LWAIT,
+    PF_PAGE,
+    S_DECIDE,
+    S_L_START,
+    WALKING,
+    in_state,
+)
 
 
 def test_reads_members_in_order_past_comments(tmp_path: Path) -> None:
@@ -39,3 +47,16 @@ def test_radix_core_states() -> None:
     assert states["S_INIT"] == 0 and len(states) <= 2 ** 6   # state_e is logic [5:0]
     assert WALKING == (1, 2, 3, 4)
     assert (PF_PAGE, PF_LWAIT) == (1, 2)
+
+
+def test_one_hot_state_register_is_sized_by_the_last_state() -> None:
+    # radix_core sizes its one-hot state_q as S_D_TAIL_IX + 1 bits: it must stay last.
+    names = list(rtl_enum("S_INIT", CORE_SV))
+    assert names[-1] == "S_D_TAIL_IX"
+    assert "int'(S_D_TAIL_IX) + 1" in CORE_SV.read_text()
+
+
+def test_in_state_reads_one_bit() -> None:
+    value = 1 << S_L_START
+    assert in_state(value, S_L_START)
+    assert not in_state(value, S_DECIDE)

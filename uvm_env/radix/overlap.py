@@ -10,7 +10,7 @@ from typing import Any
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
 from uvm_env.radix.conflict_chain import ConflictChain
-from uvm_env.radix.core_states import S_DECIDE, S_L_START, WALKING
+from uvm_env.radix.core_states import S_DECIDE, S_L_START, WALKING, in_state
 from uvm_env.radix.protocol import (
     OP_EVICT,
     OP_INSERT,
@@ -263,7 +263,7 @@ class OverlapCoverage:
         if not int(core.adv.value):
             return
         state = int(core.state_q.value)
-        if state == S_L_START:
+        if in_state(state, S_L_START):
             self._locked = set()   # a new LOCK or UNLOCK (a walk beside the last keeps its set)
         elif int(core.nd_we.value):
             # op_q is unknown before the first command (the init sweep writes nodes) on
@@ -271,7 +271,7 @@ class OverlapCoverage:
             op = core.op_q.value
             if op.is_resolvable and int(op) in (OP_LOCK, OP_UNLOCK):
                 self._locked.add(int(core.nd_waddr.value))
-        if state != S_DECIDE or self._beside_lock is None:
+        if not in_state(state, S_DECIDE) or self._beside_lock is None:
             return
         lock_op, nodes = self._beside_lock
         self._beside_lock = None

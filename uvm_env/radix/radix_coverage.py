@@ -3,16 +3,16 @@
 the tree state it met (empty, node-full, slot-full, hash-full, locked path, partial),
 tree state x response-sink stall, key-length classes, split position, walk depth x how
 the walk ended, how a split tail and a new leaf in one bucket are placed, eviction
-cascade, lock depth, commands in flight x response-FIFO level,
+cascade, lock depth, why a handle was refused, commands in flight x response-FIFO level,
 commands the intake took in while another ran."""
 
 from __future__ import annotations
 
 from cocotb_coverage.coverage import CoverCross, CoverPoint
 
-from uvm_env.radix.protocol import OP_NAMES, ST_CAPACITY, ST_NAMES
+from uvm_env.radix.protocol import OP_NAMES, ST_CAPACITY, ST_HANDLE, ST_NAMES
 from uvm_env.radix.radix_item import RadixCmd
-from uvm_env.radix.radix_predictor import TREE_STATES
+from uvm_env.radix.radix_predictor import RESERVED_SHIFT, SLOT_MASK, TREE_STATES
 
 #: Every status each operation can answer (docs/radix-protocol.md, "Status codes"):
 #: the bins of op_x_status. OVERFLOW is reached by radix_lock_overflow (make regress).
@@ -31,6 +31,16 @@ OP_STATUS_BINS = [(op, st) for op, sts in STATUSES_OF.items() for st in sts]
 TREE_OPS = ["MATCH", "INSERT", "EVICT", "LOCK", "UNLOCK", "SIZES"]
 KEY_LENGTHS = ["1", "odd", "even", "page-1", "MaxLen"]
 SHARED_BUCKET = ["2 ways", "way + stash", "2 stash", "refused"]
+#: Why a LOCK or UNLOCK was refused HANDLE: each is a check of its own in the RTL.
+HANDLE_REFUSALS = ["reserved bits", "slot out of range", "stale generation"]
+
+
+def handle_refusal(handle: int, node_cap: int) -> str:
+    """The first of the handle checks that refuses handle (bits 31:28, then the slot's
+    range, then slot and generation against the node table)."""
+    if handle >> RESERVED_SHIFT:
+        return "reserved bits"
+    return "slot out of range" if handle & SLOT_MASK >= node_cap else "stale generation"
 
 
 def _bucket(n: int, edges: tuple[int, ...]) -> str:
@@ -139,6 +149,11 @@ class RadixCoverage:
         def sample_walk(depth: int, end: str) -> None:
             pass
 
+        @CoverPoint(f"{p}.handle_refused", xf=lambda why: why, bins=HANDLE_REFUSALS)
+        def sample_handle(why: str) -> None:
+            pass
+
+        self._handle = sample_handle
         self._sample, self._split, self._evict, self._lock = (
             sample, sample_split, sample_evict, sample_lock)
         self._walk = sample_walk
@@ -147,7 +162,8 @@ class RadixCoverage:
         self.sample_intake = sample_intake
         self.sample_in_flight_bin = sample_in_flight_bin
         self._tree, self._reset, self._key = sample_tree, sample_reset, sample_key
-        self.page_size, self.max_len = 1, 0     # set by the scoreboard from the DUT
+        # set by the scoreboard from the DUT
+        self.page_size, self.max_len, self.node_cap = 1, 0, 0
 
     def sample(self, cmd: RadixCmd, exp: object) -> None:
         from uvm_env.radix.protocol import (
@@ -173,6 +189,8 @@ class RadixCoverage:
         # refused for want of lines or slots says nothing about its two entries.
         if room is not None and exp.rsp.status == (ST_CAPACITY if room == "refused" else 0):
             self._shared(room)
+        if cmd.op in (OP_LOCK, OP_UNLOCK) and exp.rsp.status == ST_HANDLE:
+            self._handle(handle_refusal(cmd.arg, self.node_cap))
         if exp.rsp.status != 0:
             return
         if exp.split_at is not None:

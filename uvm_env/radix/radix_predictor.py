@@ -41,6 +41,7 @@ from uvm_env.radix.radix_item import RadixCmd
 LOCK_MAX = 0xFFFF
 # handle = {4'h0, generation[7:0], slot[19:0]} (docs/radix-protocol.md, "Handles")
 SLOT_MASK = 0xF_FFFF
+RESERVED_SHIFT = 28          # bits 31:28 of a handle must be zero
 GEN_PERIOD = 256
 #: Tree states a command can meet, in the order tree_state() tests them.
 TREE_STATES = ("empty", "node-full", "slot-full", "hash-full", "locked path", "partial")

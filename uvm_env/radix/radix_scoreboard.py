@@ -20,6 +20,7 @@ class RadixScoreboard(ScoreboardBase):
         self.pred = RadixPredictor(self.params)
         self.cov = RadixCoverage("radix")
         self.cov.page_size, self.cov.max_len = self.params.page_size, self.params.max_len
+        self.cov.node_cap = self.params.node_cap
         self.sub = _CmdSubscriber("sub", self)
         self.analysis_export = self.sub.analysis_export
         self.history: list[str] = []   # recent commands, printed with a mismatch

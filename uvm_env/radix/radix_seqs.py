@@ -21,7 +21,7 @@ from uvm_env.radix.protocol import (
     ST_OK,
 )
 from uvm_env.radix.radix_item import RadixCmd
-from uvm_env.radix.radix_predictor import SLOT_MASK, RadixPredictor
+from uvm_env.radix.radix_predictor import RESERVED_SHIFT, SLOT_MASK, RadixPredictor
 
 
 class OneCmdSeq(uvm_sequence):
@@ -173,15 +173,19 @@ class RandomOpsSeq(RadixBaseSeq):
 
     def out_of_range_handle(self) -> int:
         """A handle no node can have: reserved top bits set, or a slot at or past
-        NodeCap. The second kind is a live handle (the root's half the time, when known)
-        with NodeCap added to its slot: it names the live node in the slot's low bits
-        (exactly the root at slot NodeCap), so only the slot's range check refuses it."""
+        NodeCap. Most are a live handle (the root's half the time, when known) changed
+        in one field only, so that one check alone refuses it: NodeCap added to its slot
+        names the live node in the slot's low bits (exactly the root at slot NodeCap),
+        and a nonzero top nibble (bits 31:28, reserved) leaves slot and generation
+        intact."""
         rng, p = self.rng, self.pred.p
         live = self.pred.live_handles()
         handle = None
         if live and rng.random() >= 0.3:
             roots = [h for h in live if h & SLOT_MASK == 0]
             handle = rng.choice(roots) if roots and rng.random() < 0.5 else rng.choice(live)
+        if handle is not None and rng.random() < 0.5:
+            return handle | rng.randrange(1, 16) << RESERVED_SHIFT
         # The slot field must not carry into the generation bits.
         if handle is not None and (handle & SLOT_MASK) + p.node_cap <= SLOT_MASK:
             return handle + p.node_cap
