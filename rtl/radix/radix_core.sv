@@ -1439,9 +1439,9 @@ module radix_core #(
   logic hdr_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) hdr_q <= 1'b0;
-    else if (adv) hdr_q <= (state_q[S_HDR]);
+    else if (adv) hdr_q <= state_q[S_HDR];
   end
-  assign dispatch = adv && (state_q[S_HDR]) && hdr_q && hd_valid && ws_q == W_IDLE;
+  assign dispatch = adv && state_q[S_HDR] && hdr_q && hd_valid && ws_q == W_IDLE;
   // The command dispatched goes to the walk stage: its decision and commit fields
   // are loaded at the hand-over, not here.
   logic hdr_walks;
@@ -1508,7 +1508,7 @@ module radix_core #(
           h_ns_bad  <= (32'(cmd_tdata_i[15:8]) >= 32'(NumNs));
           h_kv_bad  <= (32'(cmd_tdata_i[31:16]) != cmd_tdata_i[63:32]);
           // Counted when the sequencer takes it: a command reset away first is not.
-          ahead_q   <= (!state_q[S_HDR]) && (!state_q[S_INIT]) && (!state_q[S_INIT_WAIT]);
+          ahead_q   <= !state_q[S_HDR] && !state_q[S_INIT] && !state_q[S_INIT_WAIT];
           in_state_q <= I_CHECK;
         end
         I_CHECK: begin
@@ -2624,7 +2624,7 @@ module radix_core #(
       end else begin
         ob_data_v_q   <= ob_issue;
         ob_inflight_q <= ob_inflight_q + (OutRowW + 1)'(ob_issue) - (OutRowW + 1)'(ob_data_v_q);
-        ob_more_q     <= (!state_q[S_HDR]) &&
+        ob_more_q     <= !state_q[S_HDR] &&
                          (ob_issue ? (ob_rd1_q < ob_rows) : (ob_rd_q < ob_rows));
         ob_room_q     <= (32'(rsp_level) + 32'(ob_inflight_q) + 32'd3 < 32'(RspDepth));
         if (ob_issue) begin
@@ -2637,7 +2637,7 @@ module radix_core #(
   // Lanes past the end of the last row are zero.
   assign ob_masked = ob_rdata & lanes_to_bits(ob_keep_q);
 
-  assign trail_push = (state_q[S_TRAIL]) && rsp_ready && !ob_data_v_q;
+  assign trail_push = state_q[S_TRAIL] && rsp_ready && !ob_data_v_q;
   assign rsp_push   = ob_data_v_q || trail_push;
   assign rsp_last   = !ob_data_v_q;
   assign rsp_data   = ob_data_v_q ? ob_masked
@@ -2724,8 +2724,8 @@ module radix_core #(
   assign wkill           = l2_fault && !working && ws_q != W_IDLE && ws_q != W_DONE;
   // States that read or write the tables for a command (not intake, refusals,
   // the trailer, the init sweep or the cache clear).
-  assign working = (!state_q[S_INIT]) && (!state_q[S_INIT_WAIT]) && (!state_q[S_HDR]) &&
-                   (!state_q[S_TRAIL]) && (!state_q[S_L2_CLEAR]);
+  assign working = !state_q[S_INIT] && !state_q[S_INIT_WAIT] && !state_q[S_HDR] &&
+                   !state_q[S_TRAIL] && !state_q[S_L2_CLEAR];
   assign l2_fault_kind_o = l2_kind;
   assign l2_hits_o       = l2_sum_q[32*radix_pkg::L1C_HIT +: 32];
   assign l2_misses_o     = l2_sum_q[32*radix_pkg::L1C_MISS +: 32];
@@ -2749,10 +2749,10 @@ module radix_core #(
 
   // ---------------------------------------------------------------- outputs
   // A command is accepted and not yet answered (the intake counts from its header).
-  assign busy_o           = (!state_q[S_HDR]) || d_valid_q || p_valid_q ||
+  assign busy_o           = !state_q[S_HDR] || d_valid_q || p_valid_q ||
                             (in_state_q != I_HDR) || (ws_q != W_IDLE);
   assign intake_ahead_o   = ahead_cnt_q;
-  assign init_done_o      = (!state_q[S_INIT]) && (!state_q[S_INIT_WAIT]);
+  assign init_done_o      = !state_q[S_INIT] && !state_q[S_INIT_WAIT];
   assign last_error_o     = last_error_q;
   assign error_o          = error_q && adv;   // a frozen cycle repeats no pulse
   assign evictable_o      = evictable_q;
@@ -2823,7 +2823,7 @@ module radix_core #(
   logic [15:0] disp_id_q, wk_id_q, seq_id_q, tk_id;
   logic        take;
   // (A walk killed by an L2 fault is taken where it stands.)
-  assign take  = (state_q[S_DECIDE]) || (state_q[S_WALK] && kill) || (dispatch && !hdr_walks);
+  assign take  = state_q[S_DECIDE] || (state_q[S_WALK] && kill) || (dispatch && !hdr_walks);
   assign tk_id = (state_q[S_DECIDE] || state_q[S_WALK]) ? wk_id_q : disp_id_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

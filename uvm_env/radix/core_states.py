@@ -19,7 +19,6 @@ WALKING = tuple(range(_WALK["W_START"], _WALK["W_DRAIN"] + 1))
 S_DECIDE, S_L_START = _STATE["S_DECIDE"], _STATE["S_L_START"]
 
 
-
 def in_state(state_q: int, state: int) -> bool:
     """Whether the one-hot sequencer state register's value state_q is in state."""
     return bool((state_q >> state) & 1)
