@@ -1296,9 +1296,10 @@ module radix_core #(
   // Kind 1, a node: the walker's lookup that finds it goes on to read its word (the
   // split rewrites the cut node's word and gives its parent's entry to the new upper
   // node; a new leaf's and a new upper node's words are written after their entries).
-  // Adds go in the cycle the lookup is issued and the cycle its hit is taken; every
-  // key a commit writes is written before S_C_RESULT, more than RamLat cycles before
-  // its broadcast, so a read issued before the write has added its key by then.
+  // Adds go in the cycle the lookup is on the index port (the one after the walker
+  // issues it) and the cycle its hit is taken; every key a commit writes is written
+  // before S_C_RESULT, more than RamLat cycles before its broadcast, so a read issued
+  // before the write has added its key by then.
   localparam int SigInW = 8 + NodeW + PageBits;
   localparam int BcN    = 5;
   function automatic logic [29:0] sig_fold(input logic [7:0] ns, input logic [NodeW-1:0] par,
@@ -1308,20 +1309,25 @@ module radix_core #(
     sig_fold = '0;
     for (int i = 0; i < SigInW; i += 30) sig_fold = sig_fold ^ 30'(v >> i);
   endfunction
-  logic             sig_add_lk, sig_add_hit, sig_clr, sig_add, sig_bc, sig_hit;
+  logic             sig_add_lk, sig_add_hit, sig_clr, sig_add, sig_bc, sig_hit, sig_lk_q;
   logic [31:0]      sig_add_key;
   logic [BcN-1:0]   bc_v_q, bc_split_q;   // keys still to broadcast; from a split
   logic [31:0]      bc_key_q [BcN];
   logic [1:0]       bc_p_q, bc_ps_q;      // broadcasts of the last two cycles; from a split
-  // A held lookup adds its key in every cycle it waits: the same key, so no harm, and
-  // the hold stays off the signature's add path.
-  assign sig_add_lk  = !pf_clear && pf_state_q == PF_PAGE && pf_cnt_q <= 4'd1;
+  // The lookup's key is added from the index port's registers, the cycle after the
+  // walker issued it (ix_valid holds them: nothing else writes them that cycle), so
+  // the query page's word select and the key's fold stay off the hash's path.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) sig_lk_q <= 1'b0;
+    else if (adv) sig_lk_q <= pf_issue;
+  end
+  assign sig_add_lk  = sig_lk_q;
   assign sig_add_hit = !pf_clear && pf_state_q == PF_LWAIT && ix_ready &&
                        nr_v_q[RamLat-1:0] == '0 && ix_hit;
   assign sig_clr     = adv && ws_q == W_START;
   assign sig_add     = adv && (sig_add_lk || sig_add_hit);
   assign sig_add_key = sig_add_lk
-                       ? {2'd0, sig_fold(wk_ns_q, pf_par_q, pg_rdata[32*pf_pos_q[3:0] +: PageBits])}
+                       ? {2'd0, sig_fold(ix_ns, ix_parent, ix_page)}
                        : {2'd1, 30'(ix_child)};
   assign sig_bc      = adv && bc_v_q[0] && ws_q != W_IDLE;
   assign bc_busy     = (bc_v_q != '0) || (bc_p_q != '0);
@@ -2920,6 +2926,16 @@ module radix_core #(
         // and its node's word.
         if (pf_issue && ((seq_ix_want && ix_ok) || cm_win_q))
           $fatal(1, "radix_core: the walker looks up while the commit stage has the index");
+        // Lines stream back to back: a link that arrives with the line two issues back
+        // (or with the edge's first line, one back) issues the next line in the same
+        // cycle unless the issue has another reason to wait. Only cycles would change
+        // without it, which no answer shows.
+        if (st_active_q && !st_pre_q && !st_stop_q && st_more_q && st_flow_ok_q && !st_hold &&
+            a_v && (st_fly_q == 3'd2 || (a_first && st_fly_q == 3'd1)) && !st_issue)
+          $fatal(1, "radix_core: the streamer waits for a link that has arrived");
+        // The walker's lookup is on the index port when its key is added, alone.
+        if (sig_lk_q && (!ix_valid || ix_op != radix_pkg::IX_LOOKUP || sig_add_hit || sig_clr))
+          $fatal(1, "radix_core: a lookup's key added with the index port not holding it");
         // A walk runs only beside a MATCH, INSERT, LOCK or UNLOCK; EVICT, SIZES, RESET
         // and the init sweep run with the walk stage idle.
         // The sequencer's state is one-hot: its case and every decode take one bit.

@@ -13,9 +13,11 @@ from the core's add requests:
 * a node word read the walker issues (nr_go: the child it found) must find that node's
   key added.
 
-The add may come in the same cycle as the read, not later (radix_read_sig's ordering
-contract). A walk whose reads are not all in its signature would miss a conflict only
-when a commit beside it wrote that very key, which random traffic may never do."""
+The add may come in the cycle the read is on the memory's port (for a lookup, the one
+after the walker issues it, when ix_valid holds its key), not later: that is what this
+check samples (radix_read_sig's ordering contract). A walk whose reads are not all in
+its signature would miss a conflict only when a commit beside it wrote that very key,
+which random traffic may never do."""
 
 from __future__ import annotations
 
